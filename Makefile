@@ -1,0 +1,33 @@
+# Two commands for a fresh machine (Python 3.11 and make; no conda, no pre-made virtualenv):
+#   make run    set up .venv and run the pipeline on the default (quick) profile
+#   make test   set up .venv and run the test suite
+# Options: make run PROFILE=paper CORES=16 OVERRIDES='["method.rf.params.n_estimators=500"]'
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+CORES ?= 2
+PROFILE ?= quick
+OVERRIDES ?= []
+
+.PHONY: setup run test report clean
+
+$(BIN)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]"
+	touch $@
+
+setup: $(BIN)/.installed
+
+run: setup
+	$(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) overrides='$(OVERRIDES)'
+
+test: setup
+	$(BIN)/python -m pytest -n 2 tests
+
+report: setup
+	$(BIN)/snakemake --cores 1 --config profile=$(PROFILE) overrides='$(OVERRIDES)' --report results/snakemake-report-$(PROFILE).html
+
+clean:
+	rm -rf results/data results/runs results/tables results/logs results/report/quick figures/*/ .snakemake

@@ -1,0 +1,24 @@
+# forestrepro: data -> train -> statistics -> report, for the papers in ../shared/papers.
+#
+#   snakemake --cores 2                                  # quick profile (default), tag "quick"
+#   snakemake --cores 16 --config profile=paper          # the papers' settings, tag "paper"
+#   snakemake --cores 16 --config profile=paper overrides='["method.rf.params.n_estimators=500"]'
+#   snakemake --cores 16 --config tag=rf500 overrides='[...]'   # name an ablation yourself
+#
+# The configuration is composed with Hydra from conf/ (see workflow/rules/common.smk).
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/train.smk"
+include: "workflow/rules/stats.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        f"{RESULTS}/report/{TAG}/index.md",
+        f"{RESULTS}/report/{TAG}/index.html",
+    default_target: True

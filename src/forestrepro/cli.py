@@ -1,0 +1,194 @@
+"""Entry points that the Snakemake rules call: ``forestrepro <command> ...``.
+
+Each command reads plain files (job specifications written by ``forestrepro.config``), calls
+the library, and writes its outputs atomically. Known failures (bad data, bad configuration, a
+protocol that cannot run) print one clear line and exit with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+
+import pandas as pd
+
+from .io import atomic_path, write_text_atomic
+
+
+def _log(message: str) -> None:
+    print(f"[forestrepro {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def _read_json(path: str | Path) -> dict:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def cmd_fetch(args: argparse.Namespace) -> None:
+    """Load one data set from the configured sources into ``results/data/<name>.parquet``."""
+    from .data import load_dataset, write_dataset
+
+    spec = _read_json(args.spec)
+    _log(f"fetching '{spec['name']}' from {args.sources} (mirror: {args.mirror_dir})")
+    loaded = load_dataset(spec, sources=tuple(args.sources), mirror_dir=args.mirror_dir, openml_cache=args.openml_cache)
+    write_dataset(loaded, args.out, args.provenance)
+    _log(f"wrote {args.out}: {loaded.provenance.get('shape')}")
+
+
+def cmd_train(args: argparse.Namespace) -> None:
+    """Run one (paper, method, data set) job: all its folds, one row each."""
+    from .data import apply_paper_target, read_dataset
+    from .evaluation.protocol import nested_cross_validation, subsample_stratified
+    from .evaluation.seeds import derive_seed
+    from .methods import build_method
+
+    spec = _read_json(args.spec)
+    paper, dataset = spec["paper"], spec["dataset"]
+    method = build_method(spec["method_config"])
+    X, y, _ = read_dataset(args.data)
+    y = apply_paper_target(y, spec["dataset_config"], paper)
+    rows = spec["dataset_options"].get("subsample_rows")
+    if rows:
+        X, y = subsample_stratified(X, y, rows, derive_seed(spec["root_seed"], paper, dataset, "subsample"), dataset)
+        _log(f"{dataset}: stratified subsample of {len(y)} rows (paper option subsample_rows)")
+    _log(f"{paper}/{method.name}/{dataset}: {X.shape[0]} rows x {X.shape[1]} features, {args.threads} thread(s)")
+    started = time.perf_counter()
+    results = nested_cross_validation(
+        method, X, y, paper=paper, dataset=dataset, root_seed=spec["root_seed"],
+        protocol=spec["protocol"], n_jobs=args.threads, progress=_log,
+    )
+    with atomic_path(args.out) as tmp:
+        results.to_parquet(tmp, index=False)
+    provenance = {
+        "spec": spec,
+        "data": str(args.data),
+        "wall_seconds": round(time.perf_counter() - started, 3),
+        "threads": args.threads,
+        "python": platform.python_version(),
+        "packages": {p: metadata.version(p) for p in ("numpy", "scikit-learn", "pandas", "scipy")},
+    }
+    write_text_atomic(Path(args.out).with_suffix(".provenance.json"), json.dumps(provenance, indent=2, sort_keys=True) + "\n")
+    _log(f"wrote {args.out} in {provenance['wall_seconds']:.1f}s")
+
+
+def cmd_table(args: argparse.Namespace) -> None:
+    """Build one regenerated table (CSV, Markdown, LaTeX, rank statistics)."""
+    from .report.tables import build_table, write_table
+
+    spec = _read_json(args.spec)
+    runs = pd.concat([pd.read_parquet(p) for p in args.runs], ignore_index=True) if args.runs else pd.DataFrame()
+    result = build_table(runs, spec)
+    write_table(result, args.out_stem)
+    _log(f"wrote {args.out_stem}.{{csv,md,tex}} and rank statistics")
+
+
+def cmd_plot(args: argparse.Namespace) -> None:
+    """Draw the critical-difference diagrams of one table."""
+    from .report.figures import plot_cd_pair
+
+    ranks = _read_json(args.ranks)
+    for path in plot_cd_pair(ranks, args.title, args.out_stem):
+        _log(f"wrote {path}")
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    """Assemble ``results/report/<tag>/index.{md,html}``."""
+    from .report.build import build_report
+
+    tables = []
+    for stem, spec_path in zip(args.tables, args.table_specs):
+        png = Path(args.figures_dir) / f"{Path(stem).name}_cd.png"
+        tables.append((Path(stem), _read_json(spec_path), png if png.exists() else None))
+    dataset_specs = {Path(p).stem: _read_json(p) for p in args.dataset_specs}
+    data_provenance = {Path(p).name.removesuffix(".provenance.json"): _read_json(p) for p in args.data_provenance}
+    build_report(args.tag, tables, dataset_specs, data_provenance, args.out_dir)
+    _log(f"wrote {args.out_dir}/index.md and index.html")
+
+
+def cmd_plan(args: argparse.Namespace) -> None:
+    """Print the tag and the jobs that a configuration makes (no files written)."""
+    from .config import compose_config, compute_tag, plan_jobs
+
+    cfg = compose_config(args.overrides, profile=args.profile)
+    base = compose_config([], profile=cfg["profile"])
+    print(f"tag: {compute_tag(cfg, base, args.tag)}")
+    for job in plan_jobs(cfg):
+        print(f"  {job.paper}/{job.method}/{job.dataset}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="forestrepro", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("fetch", help=cmd_fetch.__doc__)
+    p.add_argument("--spec", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--provenance", required=True)
+    p.add_argument("--sources", nargs="+", default=["mirror", "openml"])
+    p.add_argument("--mirror-dir", required=True)
+    p.add_argument("--openml-cache", required=True)
+    p.set_defaults(func=cmd_fetch)
+
+    p = sub.add_parser("train", help=cmd_train.__doc__)
+    p.add_argument("--spec", required=True)
+    p.add_argument("--data", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--threads", type=int, default=1)
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("table", help=cmd_table.__doc__)
+    p.add_argument("--spec", required=True)
+    p.add_argument("--runs", nargs="*", default=[])
+    p.add_argument("--out-stem", required=True)
+    p.set_defaults(func=cmd_table)
+
+    p = sub.add_parser("plot", help=cmd_plot.__doc__)
+    p.add_argument("--ranks", required=True)
+    p.add_argument("--title", required=True)
+    p.add_argument("--out-stem", required=True)
+    p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser("report", help=cmd_report.__doc__)
+    p.add_argument("--tag", required=True)
+    p.add_argument("--tables", nargs="+", required=True)
+    p.add_argument("--table-specs", nargs="+", required=True)
+    p.add_argument("--figures-dir", required=True)
+    p.add_argument("--dataset-specs", nargs="*", default=[])
+    p.add_argument("--data-provenance", nargs="*", default=[])
+    p.add_argument("--out-dir", required=True)
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("plan", help=cmd_plan.__doc__)
+    p.add_argument("overrides", nargs="*")
+    p.add_argument("--profile", default=None)
+    p.add_argument("--tag", default=None)
+    p.set_defaults(func=cmd_plan)
+    return parser
+
+
+def known_errors() -> tuple[type[Exception], ...]:
+    """The failures that are the user's data or configuration, not a bug: no traceback."""
+    from .config import ConfigError
+    from .data import DatasetError
+    from .evaluation.protocol import ProtocolError
+    from .methods import MethodConfigError
+
+    return (ConfigError, DatasetError, ProtocolError, MethodConfigError, FileNotFoundError)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except known_errors() as err:
+        print(f"forestrepro {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""Compose ``conf/`` with Hydra and validate the result against ``workflow/schemas/``."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hydra import compose, initialize_config_dir
+from hydra.errors import HydraException
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from .schema import validate_config
+
+
+class ConfigError(ValueError):
+    """A configuration or override the pipeline cannot use; the message says how to fix it."""
+
+
+def repo_root() -> Path:
+    """The repository holding ``conf/`` (``src/forestrepro/config`` is three levels below)."""
+    return Path(__file__).resolve().parents[3]
+
+
+def _dataset_names(conf_dir: Path) -> list[str]:
+    return sorted(p.stem for p in (conf_dir / "dataset").glob("*.yaml"))
+
+
+def _keys_at(cfg: Any, dotted: str) -> list[str]:
+    """The valid keys under the parent of ``dotted`` in ``cfg`` (for error messages)."""
+    node = cfg
+    for part in dotted.split(".")[:-1]:
+        if not isinstance(node, dict) or part not in node:
+            break
+        node = node[part]
+    return sorted(node) if isinstance(node, dict) else []
+
+
+def _explain_override_error(err: Exception, overrides: list[str], conf_dir: Path) -> ConfigError:
+    """Turn a Hydra error into one that names the override and lists the valid keys."""
+    text = str(err)
+    match = re.search(r"Could not override '([^']+)'", text) or re.search(
+        r"Key '([^']+)' is not in struct", text
+    )
+    if match:
+        key = match.group(1)
+        base = _compose_plain(conf_dir, [])
+        valid = _keys_at(base, key)
+        leaf = key.split(".")[-1]
+        close = difflib.get_close_matches(leaf, valid, n=3)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        return ConfigError(
+            f"unknown configuration key '{key}' in overrides {overrides}.{hint} "
+            f"Valid keys there: {', '.join(valid) or '(none)'}."
+        )
+    return ConfigError(f"cannot apply overrides {overrides}: {text.strip()}")
+
+
+def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
+    dataset_defaults = [f"+dataset@dataset.{n}={n}" for n in _dataset_names(conf_dir)]
+    with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
+        cfg = compose("config", overrides=dataset_defaults + list(overrides))
+    return OmegaConf.to_container(cfg, resolve=True)
+
+
+def compose_config(
+    overrides: list[str] | tuple[str, ...] = (),
+    *,
+    profile: str | None = None,
+    conf_dir: str | Path | None = None,
+) -> dict:
+    """Compose ``conf/config.yaml`` with ``overrides`` and return a validated plain dict.
+
+    ``profile`` selects ``conf/profile/<profile>.yaml`` (same as the override ``profile=...``).
+    Every file in ``conf/dataset/`` is composed in as ``dataset.<name>``. Unknown keys, a
+    malformed override or a config that breaks the schema raise :class:`ConfigError`.
+    """
+    conf = Path(conf_dir) if conf_dir else repo_root() / "conf"
+    overrides = [str(o) for o in overrides]
+    for item in overrides:
+        if not isinstance(item, str) or "=" not in item:
+            raise ConfigError(
+                f"malformed override {item!r}: write key=value, e.g. method.rf.params.n_estimators=500"
+            )
+    if profile:
+        overrides = [f"profile={profile}", *overrides]
+    try:
+        cfg = _compose_plain(conf.resolve(), overrides)
+    except (HydraException, OmegaConfBaseException) as err:
+        raise _explain_override_error(err, overrides, conf.resolve()) from err
+    validate_config(cfg)
+    return cfg
+
+
+def dump_yaml(cfg: dict) -> str:
+    """A stable YAML text of a plain config (sorted keys), for provenance files."""
+    return yaml.safe_dump(cfg, sort_keys=True, default_flow_style=False, allow_unicode=True)

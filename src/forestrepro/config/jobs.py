@@ -1,0 +1,130 @@
+"""Plan the pipeline's jobs from a composed configuration and write their specifications.
+
+A job is one (paper, method, data set); its folds run inside it. Each job reads a plain JSON
+specification holding everything it needs, written only when its content changes, so an
+unchanged rerun leaves modification times alone and Snakemake finds nothing to do, while a
+changed setting reruns exactly the jobs it touches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..io import write_text_if_changed
+from .compose import ConfigError, dump_yaml
+
+TAG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """One training job: a method run on a data set under a paper's protocol."""
+
+    paper: str
+    method: str
+    dataset: str
+
+
+def _result_relevant(cfg: dict) -> dict:
+    """The part of the config that can change results (not where the data is read from)."""
+    return {k: v for k, v in cfg.items() if k not in ("data", "profile")}
+
+
+def config_digest(cfg: dict) -> str:
+    """A short, stable hash of the result-relevant configuration."""
+    text = json.dumps(_result_relevant(cfg), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def compute_tag(cfg: dict, profile_cfg: dict, explicit: str | None = None) -> str:
+    """Name the results of ``cfg``.
+
+    ``explicit`` (the user's ``tag=...``) wins. Otherwise a configuration equal to its
+    profile's defaults (``profile_cfg``) is tagged with the profile name (``quick``,
+    ``paper``), and anything else with ``<profile>-<hash>``, so an ablation never writes over
+    the paper-setting results and the same overrides always land in the same place.
+    """
+    if explicit:
+        if not TAG_PATTERN.match(explicit):
+            raise ConfigError(
+                f"tag {explicit!r} is not a valid name: use letters, digits, '_', '.', '-' (max 64)"
+            )
+        return explicit
+    profile = cfg["profile"]
+    if _result_relevant(cfg) == _result_relevant(profile_cfg):
+        return profile
+    return f"{profile}-{config_digest(cfg)}"
+
+
+def plan_jobs(cfg: dict) -> list[JobSpec]:
+    """Every (paper, method, data set) job of the papers selected in ``cfg``, in a stable order."""
+    jobs = []
+    for paper in cfg["papers"]:
+        pcfg = cfg["paper"][paper]
+        for method in pcfg["methods"]:
+            for dataset in pcfg["datasets"]:
+                jobs.append(JobSpec(paper, method, dataset))
+    return jobs
+
+
+def _dump(obj: dict) -> str:
+    return json.dumps(obj, sort_keys=True, indent=2) + "\n"
+
+
+def dataset_spec_path(results: Path, dataset: str) -> Path:
+    return results / "data" / "specs" / f"{dataset}.json"
+
+
+def job_spec_path(results: Path, tag: str, job: JobSpec) -> Path:
+    return results / "runs" / tag / "specs" / job.paper / job.method / f"{job.dataset}.json"
+
+
+def table_spec_path(results: Path, tag: str, paper: str, table: str) -> Path:
+    return results / "runs" / tag / "specs" / paper / f"{table}.table.json"
+
+
+def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> list[JobSpec]:
+    """Write the resolved config, one spec per data set, job and table; return the jobs.
+
+    Files are rewritten only when their content changes (see module docstring).
+    """
+    results = Path(results)
+    write_text_if_changed(results / "runs" / tag / "config.yaml", dump_yaml(cfg))
+    jobs = plan_jobs(cfg)
+    for dataset in sorted({j.dataset for j in jobs}):
+        write_text_if_changed(dataset_spec_path(results, dataset), _dump(cfg["dataset"][dataset]))
+    for job in jobs:
+        pcfg = cfg["paper"][job.paper]
+        spec = {
+            "tag": tag,
+            "paper": job.paper,
+            "method": job.method,
+            "dataset": job.dataset,
+            "root_seed": cfg["root_seed"],
+            "protocol": cfg["protocol"][pcfg["protocol"]],
+            "method_config": cfg["method"][job.method],
+            "dataset_config": cfg["dataset"][job.dataset],
+            "dataset_options": pcfg.get("dataset_options", {}).get(job.dataset, {}),
+        }
+        write_text_if_changed(job_spec_path(results, tag, job), _dump(spec))
+    for paper in cfg["papers"]:
+        pcfg = cfg["paper"][paper]
+        for table, tcfg in pcfg["tables"].items():
+            spec = {
+                "tag": tag,
+                "paper": paper,
+                "table": table,
+                **tcfg,
+                "methods": {m: tcfg["methods"][m] for m in pcfg["methods"] if m in tcfg["methods"]},
+                "datasets": {
+                    d: tcfg["datasets"][d] for d in pcfg["datasets"] if d in tcfg["datasets"]
+                },
+                "report": cfg["report"],
+                "notes": pcfg.get("notes", []),
+            }
+            write_text_if_changed(table_spec_path(results, tag, paper, table), _dump(spec))
+    return jobs

@@ -1,0 +1,72 @@
+"""Validate a composed configuration: JSON Schemas in ``workflow/schemas/`` plus cross-references.
+
+The schemas catch typos and wrong types; :func:`check_references` catches a paper that names a
+method, data set or protocol that does not exist, and lists the valid names.
+"""
+
+from __future__ import annotations
+
+import difflib
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+SCHEMA_DIR = Path(__file__).resolve().parents[3] / "workflow" / "schemas"
+
+
+@cache
+def _schema(name: str) -> dict:
+    return yaml.safe_load((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+
+
+def _schema_error(err: jsonschema.ValidationError, where: str) -> str:
+    path = ".".join(str(p) for p in err.absolute_path)
+    location = f"{where}.{path}" if path else where
+    return f"{location}: {err.message}"
+
+
+def _unknown(kind: str, name: str, valid: list[str], where: str) -> str:
+    close = difflib.get_close_matches(name, valid, n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    return f"{where}: unknown {kind} '{name}'{hint}; valid: {', '.join(sorted(valid))}"
+
+
+def check_references(cfg: dict) -> list[str]:
+    """Every name a paper uses must exist in the composed config; return the problems found."""
+    problems = []
+    for paper in cfg["papers"]:
+        if paper not in cfg["paper"]:
+            problems.append(_unknown("paper", paper, list(cfg["paper"]), "papers"))
+            continue
+        pcfg = cfg["paper"][paper]
+        where = f"paper.{paper}"
+        if pcfg["protocol"] not in cfg["protocol"]:
+            problems.append(_unknown("protocol", pcfg["protocol"], list(cfg["protocol"]), where))
+        for method in pcfg["methods"]:
+            if method not in cfg["method"]:
+                problems.append(_unknown("method", method, list(cfg["method"]), f"{where}.methods"))
+        for dataset in [*pcfg["datasets"], *pcfg.get("dataset_options", {})]:
+            if dataset not in cfg.get("dataset", {}):
+                problems.append(
+                    _unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets")
+                )
+    return problems
+
+
+def validate_config(cfg: dict) -> None:
+    """Raise ``ConfigError`` listing every schema violation and dangling name in ``cfg``."""
+    from .compose import ConfigError
+
+    validator = jsonschema.Draft202012Validator(_schema("config.schema.yaml"))
+    problems = [_schema_error(e, "config") for e in validator.iter_errors(cfg)]
+    dataset_schema = SCHEMA_DIR / "dataset.schema.yaml"
+    if dataset_schema.exists():
+        dvalidator = jsonschema.Draft202012Validator(_schema("dataset.schema.yaml"))
+        for name, dcfg in cfg.get("dataset", {}).items():
+            problems += [_schema_error(e, f"dataset.{name}") for e in dvalidator.iter_errors(dcfg)]
+    if not problems:
+        problems = check_references(cfg)
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))

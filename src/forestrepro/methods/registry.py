@@ -1,0 +1,19 @@
+"""Look a method class up by the ``estimator`` key of its configuration."""
+
+from __future__ import annotations
+
+from .base import Method, MethodConfigError
+from .baselines import KNN, SVMRbf, TextbookRF
+
+METHODS: dict[str, type[Method]] = {cls.key: cls for cls in (SVMRbf, KNN, TextbookRF)}
+
+
+def build_method(method_config: dict) -> Method:
+    """Instantiate the method described by one ``conf/method/*.yaml`` entry."""
+    key = method_config["estimator"]
+    if key not in METHODS:
+        raise MethodConfigError(
+            f"method '{method_config.get('name', key)}': unknown estimator '{key}'; "
+            f"valid: {sorted(METHODS)}"
+        )
+    return METHODS[key](method_config["name"], method_config.get("params", {}), method_config.get("grid", {}))

@@ -1,0 +1,207 @@
+"""The report of a tag: published vs regenerated, cell by cell, with ranks, CD and notes.
+
+Writes ``<out_dir>/index.md`` and ``index.html`` and copies the PNG figures beside them, so the
+report directory stands alone (``results/report/paper/`` is committed as it is made).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import shutil
+import subprocess
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+import pandas as pd
+
+from ..io import write_text_atomic
+from .document import Bullets, Document, Figure, Heading, Paragraph, Table, to_html, to_markdown
+
+PACKAGES = ("forestrepro", "numpy", "pandas", "scipy", "scikit-learn", "numba", "openml", "hydra-core", "snakemake", "highspy")
+
+
+def _git_commit() -> str:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
+        return commit + (" (with uncommitted changes)" if dirty.strip() else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+
+
+def _versions() -> str:
+    found = []
+    for name in PACKAGES:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            continue
+    return ", ".join(found)
+
+
+def provenance_block(tag: str) -> list:
+    """Who made this report: commit, date, machine, versions."""
+    return [
+        Heading("Provenance"),
+        Bullets(
+            (
+                f"tag: `{tag}` (the resolved configuration is `results/runs/{tag}/config.yaml`)",
+                f"commit: {_git_commit()}",
+                f"made: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+                f"machine: {platform.node()} ({platform.machine()}, {platform.system()} {platform.release()}), Python {platform.python_version()}",
+                f"packages: {_versions()}",
+            )
+        ),
+    ]
+
+
+def _fmt(value: float, digits: int = 4) -> str:
+    return "—" if pd.isna(value) else f"{value:.{digits}f}"
+
+
+def _cell_rows(cells: pd.DataFrame) -> tuple:
+    rows = []
+    for _, c in cells.iterrows():
+        if c["within"] is None or pd.isna(c["mean"]):
+            verdict = "not computed"
+        else:
+            verdict = "within tolerance" if bool(c["within"]) else "OUTSIDE tolerance"
+        rows.append(
+            (
+                c["dataset"],
+                f"{c['method']} ({c['paper_method']})",
+                f"{_fmt(c['published_mean'])} ± {_fmt(c['published_std'])}",
+                f"{_fmt(c['mean'])} ± {_fmt(c['std'])}",
+                _fmt(c["delta"]),
+                _fmt(c["tolerance"]),
+                verdict,
+            )
+        )
+    return tuple(rows)
+
+
+def _rank_rows(ranks: dict, methods: dict) -> tuple:
+    rows = []
+    for key, label in (("ours", "regenerated"), ("published", "paper (same cells, re-ranked)")):
+        s = ranks[key]
+        mean_ranks = s.get("mean_ranks", {})
+        rows.append(
+            (
+                label,
+                *(_fmt(mean_ranks.get(m, float("nan"))) for m in methods),
+                str(s["n_datasets"]),
+                _fmt(s.get("friedman_chi2", float("nan")), 3),
+                _fmt(s.get("friedman_p", float("nan")), 4),
+                _fmt(s.get("iman_davenport_f", float("nan")), 3),
+                _fmt(s.get("iman_davenport_p", float("nan")), 4),
+                _fmt(s.get("nemenyi_cd", float("nan")), 3),
+            )
+        )
+    return tuple(rows)
+
+
+def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict) -> list[str]:
+    notes = []
+    paper = spec["paper"]
+    for dataset in spec["datasets"]:
+        dspec = dataset_specs.get(dataset, {})
+        stand_in = dspec.get("stand_in")
+        if stand_in:
+            notes.append(f"{dataset}: stand-in: {stand_in}")
+        published = (dspec.get("published") or {}).get(paper)
+        prov = data_provenance.get(dataset)
+        if published and prov:
+            shape = prov.get("shape", {})
+            diffs = [
+                f"{key} {shape.get(key)} (paper {published[key]})"
+                for key in ("rows", "features", "classes")
+                if published.get(key) is not None and shape.get(key) is not None and published[key] != shape[key]
+            ]
+            if diffs:
+                notes.append(f"{dataset}: our data differs from the paper's Table 1: " + ", ".join(diffs))
+    return notes
+
+
+def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: dict, data_provenance: dict) -> list:
+    """The report section of one regenerated table."""
+    cells = pd.read_csv(stem.with_suffix(".csv"))
+    cells["within"] = cells["within"].map(lambda v: None if pd.isna(v) else bool(v))
+    ranks = json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
+    computed = cells[cells["within"].notna()]
+    agree = int(computed["within"].astype(bool).sum())
+    blocks = [
+        Heading(f"{spec['paper'].upper()} {spec['table']}: {spec['caption']}"),
+        Paragraph(
+            f"{agree} of {len(computed)} regenerated cells lie within tolerance of the published value "
+            f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, {spec['report']['tolerance_abs']})); "
+            f"{len(cells) - len(computed)} cells were not computed. Metric: {spec['metric']}, mean ± std over folds."
+        ),
+        Table(
+            ("Data set", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
+            _cell_rows(cells),
+            caption="Cell by cell",
+        ),
+    ]
+    methods = list(spec["methods"])
+    blocks.append(
+        Table(
+            ("Ranks of", *methods, "N", "Friedman χ²", "p", "Iman–Davenport F", "p", "Nemenyi CD"),
+            _rank_rows(ranks, methods),
+            caption=f"Mean ranks (1 = best) and tests at α = {spec.get('alpha', 0.05)}",
+        )
+    )
+    printed = ranks["published"].get("paper_printed_mean_ranks", {})
+    if printed:
+        blocks.append(
+            Paragraph(
+                "Mean ranks printed in the paper (all its methods and data sets): "
+                + ", ".join(f"{m} {r:.4f}" for m, r in printed.items())
+                + "."
+            )
+        )
+    if figure is not None:
+        blocks.append(Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}"))
+    notes = list(spec.get("notes", [])) + _dataset_notes(spec, dataset_specs, data_provenance)
+    missing = cells[cells["within"].isna()]
+    notes += [f"{r.dataset} / {r.method}: not computed (no result for this cell in this run)" for r in missing.itertuples()]
+    excluded = ranks["ours"].get("excluded_datasets", [])
+    if excluded:
+        notes.append("left out of the regenerated ranks for a missing cell: " + ", ".join(excluded))
+    if notes:
+        blocks += [Heading("Notes", 3), Bullets(tuple(notes))]
+    return blocks
+
+
+def build_report(
+    tag: str,
+    tables: list[tuple[Path, dict, Path | None]],
+    dataset_specs: dict,
+    data_provenance: dict,
+    out_dir: str | Path,
+) -> None:
+    """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, png or None)]."""
+    out_dir = Path(out_dir)
+    doc = Document(f"forestrepro report: {tag}")
+    doc.add(
+        Paragraph(
+            "Each published number beside the number this pipeline regenerated from raw data. "
+            "Nothing here is edited by hand."
+        )
+    )
+    for stem, spec, figure in tables:
+        doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance))
+        if figure is not None:
+            (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(figure, out_dir / "figures" / figure.name)
+    sources = tuple(
+        f"{name}: {p.get('source', '?')} "
+        + ", ".join(f"{f.get('path', '?')} (sha256 {str(f.get('sha256', '?'))[:12]}…)" for f in p.get("files", []))
+        for name, p in sorted(data_provenance.items())
+    )
+    if sources:
+        doc.add(Heading("Data"), Bullets(sources))
+    doc.add(*provenance_block(tag))
+    write_text_atomic(out_dir / "index.md", to_markdown(doc))
+    write_text_atomic(out_dir / "index.html", to_html(doc))

@@ -1,0 +1,72 @@
+"""Put every regenerated number beside the published one, cell by cell.
+
+A cell agrees with the paper when |regenerated mean - published mean| <= max(f x published std,
+a), with f = ``tolerance_std_factor`` (default 2) and a = ``tolerance_abs`` (default 0.02).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def summarize_runs(runs: pd.DataFrame, metric: str, ddof: int = 1) -> pd.DataFrame:
+    """Mean and standard deviation of ``metric`` over folds and repeats, per (dataset, method).
+
+    ``ddof=1`` is the sample standard deviation (MATLAB's and R's default, which papers of this
+    kind usually report); the papers do not say which they used.
+    """
+    grouped = runs.groupby(["dataset", "method"])[metric]
+    summary = grouped.agg(mean="mean", n_folds="count")
+    summary["std"] = grouped.std(ddof=ddof)
+    return summary[["mean", "std", "n_folds"]]
+
+
+def compare_cells(
+    summary: pd.DataFrame,
+    published: pd.DataFrame,
+    methods: dict[str, str],
+    datasets: dict[str, str],
+    *,
+    std_factor: float,
+    abs_tolerance: float,
+) -> pd.DataFrame:
+    """One row per (dataset, method) of the table: published and regenerated mean ± std, delta.
+
+    ``methods`` and ``datasets`` map our names to the paper's. A cell without a regenerated
+    value keeps NaN there and ``within`` is ``None``.
+    """
+    rows = []
+    for dataset, pub_dataset in datasets.items():
+        for method, pub_method in methods.items():
+            pub = published.loc[(pub_dataset, pub_method)] if (pub_dataset, pub_method) in published.index else None
+            ours = summary.loc[(dataset, method)] if (dataset, method) in summary.index else None
+            pub_mean = float(pub["mean"]) if pub is not None else np.nan
+            pub_std = float(pub["std"]) if pub is not None else np.nan
+            mean = float(ours["mean"]) if ours is not None else np.nan
+            std = float(ours["std"]) if ours is not None else np.nan
+            tolerance = max(std_factor * np.nan_to_num(pub_std), abs_tolerance)
+            delta = mean - pub_mean
+            within = None if np.isnan(delta) else bool(abs(delta) <= tolerance)
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "method": method,
+                    "paper_dataset": pub_dataset,
+                    "paper_method": pub_method,
+                    "published_mean": pub_mean,
+                    "published_std": pub_std,
+                    "mean": mean,
+                    "std": std,
+                    "n_folds": int(ours["n_folds"]) if ours is not None else 0,
+                    "delta": delta,
+                    "tolerance": tolerance,
+                    "within": within,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def score_matrix(cells: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Data sets x methods matrix of ``column`` (``mean`` or ``published_mean``)."""
+    return cells.pivot(index="dataset", columns="method", values=column)

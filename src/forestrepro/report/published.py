@@ -1,0 +1,40 @@
+"""Published numbers, transcribed from the papers into ``report/published/*.csv``.
+
+The code never hard-codes a published result: every one is read from these files (copied from
+``shared/papers/tables/``, see ``shared/papers/README.md`` for the transcription notes).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pandas as pd
+
+
+def published_path(filename: str):
+    """The packaged CSV ``filename`` (e.g. ``brf_table2_accuracy.csv``)."""
+    path = resources.files("forestrepro.report") / "published" / filename
+    if not path.is_file():
+        available = sorted(p.name for p in (resources.files("forestrepro.report") / "published").iterdir())
+        raise FileNotFoundError(f"no published table '{filename}'; available: {available}")
+    return path
+
+
+def load_published(filename: str) -> pd.DataFrame:
+    """A published table as a tidy frame (paper, table, dataset, method, metric, mean, std)."""
+    with published_path(filename).open(encoding="utf-8") as handle:
+        return pd.read_csv(handle)
+
+
+def published_cells(filename: str, metric: str) -> pd.DataFrame:
+    """The per-data-set cells of ``metric``, indexed by (published dataset, published method)."""
+    table = load_published(filename)
+    cells = table[table["metric"] == metric]
+    return cells.set_index(["dataset", "method"])[["mean", "std"]]
+
+
+def published_mean_ranks(filename: str) -> pd.Series:
+    """The mean ranks the paper prints (rows with metric ``mean_rank``), by published method."""
+    table = load_published(filename)
+    ranks = table[table["metric"] == "mean_rank"]
+    return ranks.set_index("method")["mean"]

@@ -1,0 +1,121 @@
+"""Regenerate one published table: cells beside the paper's, ranks, Friedman test, Nemenyi CD.
+
+``build_table`` takes the per-fold rows of every (method, data set) job of the table and the
+table's specification (``paper.<p>.tables.<t>`` of the config, plus the report tolerances) and
+returns everything the table files, the figures and the report need. ``write_table`` writes
+CSV, Markdown, LaTeX (booktabs) and a JSON of the rank statistics, deterministically, so two
+runs with the same results give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..io import atomic_path, write_text_atomic
+from ..stats import friedman_test, nemenyi_cd
+from .compare import compare_cells, score_matrix, summarize_runs
+from .document import Table, table_to_latex, to_markdown, Document
+from .published import published_cells, published_mean_ranks
+
+
+@dataclass
+class TableResult:
+    """A regenerated table: tidy cells, and rank statistics for ours and the paper's numbers."""
+
+    spec: dict
+    cells: pd.DataFrame
+    ours: dict
+    published: dict
+
+
+def rank_statistics(scores: pd.DataFrame, *, higher_is_better: bool, alpha: float) -> dict:
+    """Mean ranks, Friedman chi^2 and Iman-Davenport F, and the Nemenyi CD of a scores matrix.
+
+    Data sets with a missing cell are left out (and listed), since ranks need every method.
+    """
+    complete = scores.dropna()
+    excluded = sorted(set(scores.index) - set(complete.index))
+    stats = {"alpha": alpha, "excluded_datasets": excluded, "n_datasets": len(complete), "k_methods": scores.shape[1]}
+    if len(complete) < 2 or scores.shape[1] < 2:
+        stats["note"] = "fewer than 2 complete data sets or methods: no rank statistics"
+        return stats
+    result = friedman_test(complete, higher_is_better=higher_is_better)
+    stats.update(
+        {
+            "mean_ranks": {m: float(r) for m, r in result.mean_ranks.items()},
+            "friedman_chi2": float(result.chi2),
+            "friedman_p": float(result.p_chi2),
+            "iman_davenport_f": float(result.iman_davenport_f),
+            "iman_davenport_p": float(result.p_iman_davenport),
+            "nemenyi_cd": float(nemenyi_cd(result.k, result.n, alpha)),
+        }
+    )
+    return stats
+
+
+def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
+    """Compare ``runs`` (per-fold rows) with the published table described by ``spec``."""
+    metric = spec["metric"]
+    summary = summarize_runs(runs, metric) if len(runs) else pd.DataFrame(columns=["mean", "std", "n_folds"])
+    published = published_cells(spec["published"], metric)
+    cells = compare_cells(
+        summary,
+        published,
+        spec["methods"],
+        spec["datasets"],
+        std_factor=spec["report"]["tolerance_std_factor"],
+        abs_tolerance=spec["report"]["tolerance_abs"],
+    )
+    higher = spec.get("higher_is_better", True)
+    alpha = spec.get("alpha", 0.05)
+    ours = rank_statistics(score_matrix(cells, "mean"), higher_is_better=higher, alpha=alpha)
+    theirs = rank_statistics(score_matrix(cells, "published_mean"), higher_is_better=higher, alpha=alpha)
+    printed = published_mean_ranks(spec["published"])
+    theirs["paper_printed_mean_ranks"] = {m: float(r) for m, r in printed.items()}
+    return TableResult(spec=spec, cells=cells, ours=ours, published=theirs)
+
+
+def _fmt(mean: float, std: float) -> str:
+    if np.isnan(mean):
+        return "—"
+    return f"{mean:.4f} ± {std:.4f}" if not np.isnan(std) else f"{mean:.4f}"
+
+
+def wide_table(result: TableResult) -> Table:
+    """Data sets as rows; for each method its regenerated and published mean ± std."""
+    methods = list(result.spec["methods"])
+    header = ["Data set"]
+    for m in methods:
+        header += [f"{m} (ours)", f"{result.spec['methods'][m]} (paper)"]
+    rows = []
+    for dataset in result.spec["datasets"]:
+        row = [dataset]
+        for m in methods:
+            cell = result.cells[(result.cells["dataset"] == dataset) & (result.cells["method"] == m)].iloc[0]
+            row += [_fmt(cell["mean"], cell["std"]), _fmt(cell["published_mean"], cell["published_std"])]
+        rows.append(tuple(row))
+    ranks_ours = result.ours.get("mean_ranks", {})
+    ranks_pub = result.published.get("mean_ranks", {})
+    rank_row = ["mean rank"]
+    for m in methods:
+        rank_row += [f"{ranks_ours[m]:.4f}" if m in ranks_ours else "—", f"{ranks_pub[m]:.4f}" if m in ranks_pub else "—"]
+    rows.append(tuple(rank_row))
+    return Table(tuple(header), tuple(rows), caption=result.spec["caption"])
+
+
+def write_table(result: TableResult, stem: str | Path) -> None:
+    """Write ``<stem>.csv``, ``.md``, ``.tex`` and ``_ranks.json`` atomically."""
+    stem = Path(stem)
+    with atomic_path(stem.with_suffix(".csv")) as tmp:
+        result.cells.to_csv(tmp, index=False, float_format="%.6f", lineterminator="\n")
+    table = wide_table(result)
+    doc = Document(result.spec["caption"], [table])
+    write_text_atomic(stem.with_suffix(".md"), to_markdown(doc))
+    write_text_atomic(stem.with_suffix(".tex"), table_to_latex(table))
+    ranks = {"ours": result.ours, "published": result.published}
+    write_text_atomic(stem.parent / f"{stem.name}_ranks.json", json.dumps(ranks, indent=2, sort_keys=True) + "\n")

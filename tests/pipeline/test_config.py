@@ -1,0 +1,84 @@
+"""Composition, validation, tags and job specifications of the Hydra configuration."""
+
+import json
+
+import pytest
+
+from forestrepro.config import ConfigError, compose_config, compute_tag, plan_jobs, write_job_specs
+
+
+def test_quick_profile_composes_with_every_dataset():
+    cfg = compose_config()
+    assert cfg["profile"] == "quick"
+    assert set(cfg["paper"]["brf"]["datasets"]) <= set(cfg["dataset"])
+    assert cfg["protocol"]["brf_cv5"]["outer_folds"] == 2
+
+
+def test_paper_profile_has_the_papers_settings():
+    cfg = compose_config(profile="paper")
+    assert cfg["protocol"]["brf_cv5"]["outer_folds"] == 5
+    assert cfg["protocol"]["brf_cv5"]["inner_folds"] == 5
+    assert cfg["method"]["rf"]["params"]["n_estimators"] == 100
+    assert len(cfg["paper"]["brf"]["datasets"]) == 15
+
+
+def test_override_changes_the_value():
+    cfg = compose_config(["method.rf.params.n_estimators=7"])
+    assert cfg["method"]["rf"]["params"]["n_estimators"] == 7
+
+
+def test_typo_in_override_lists_valid_keys():
+    with pytest.raises(ConfigError) as err:
+        compose_config(["method.rf.params.n_estimatorz=7"])
+    text = str(err.value)
+    assert "n_estimatorz" in text and "n_estimators" in text
+
+
+def test_appended_unknown_key_is_rejected_by_the_schema():
+    with pytest.raises(ConfigError, match="n_trees"):
+        compose_config(["+protocol.brf_cv5.n_trees=3"])
+
+
+def test_malformed_override_is_an_error():
+    with pytest.raises(ConfigError, match="malformed override"):
+        compose_config(["method.rf.params.n_estimators"])
+    with pytest.raises(ConfigError):
+        compose_config(["method.rf.params.n_estimators=1=2"])
+
+
+def test_unknown_dataset_and_method_are_named():
+    with pytest.raises(ConfigError, match="unknown data set 'wnie'.*wine"):
+        compose_config(["paper.brf.datasets=[wnie]"])
+    with pytest.raises(ConfigError, match="unknown method 'svn'"):
+        compose_config(["paper.brf.methods=[svn]"])
+
+
+def test_unknown_profile_is_an_error():
+    with pytest.raises(ConfigError, match="fast"):
+        compose_config(profile="fast")
+
+
+def test_tags_separate_ablations_from_paper_settings():
+    base = compose_config()
+    assert compute_tag(base, base) == "quick"
+    changed = compose_config(["method.rf.params.n_estimators=7"])
+    tag = compute_tag(changed, base)
+    assert tag.startswith("quick-") and tag != "quick"
+    assert compute_tag(compose_config(["method.rf.params.n_estimators=7"]), base) == tag
+    assert compute_tag(changed, base, "my_ablation") == "my_ablation"
+    with pytest.raises(ConfigError):
+        compute_tag(changed, base, "../escape")
+
+
+def test_job_specs_are_written_once(tmp_path):
+    cfg = compose_config()
+    jobs = write_job_specs(cfg, "quick", tmp_path)
+    assert len(jobs) == len(plan_jobs(cfg)) == 3 * 3
+    spec_path = tmp_path / "runs" / "quick" / "specs" / "brf" / "svm" / "wine.json"
+    spec = json.loads(spec_path.read_text())
+    assert spec["method_config"]["estimator"] == "svm_rbf"
+    mtime = spec_path.stat().st_mtime_ns
+    write_job_specs(cfg, "quick", tmp_path)
+    assert spec_path.stat().st_mtime_ns == mtime
+    write_job_specs(compose_config(["method.svm.grid.log2_C=[0]"]), "quick", tmp_path)
+    assert spec_path.stat().st_mtime_ns != mtime

@@ -1,0 +1,75 @@
+"""Nested cross-validation: same numbers as a hand-written loop, determinism, clear errors."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.model_selection import StratifiedKFold
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.preprocessing import MinMaxScaler
+
+from forestrepro.evaluation.protocol import ProtocolError, nested_cross_validation, subsample_stratified
+from forestrepro.evaluation.seeds import split_seed
+from forestrepro.methods import build_method
+
+PROTOCOL = {"outer_folds": 3, "inner_folds": 2, "repeats": 1, "stratified": True, "scale": "train_fold", "metrics": ["accuracy", "kappa"]}
+KNN = {"name": "knn", "estimator": "knn", "params": {}, "grid": {"n_neighbors": [3]}}
+
+
+def _data():
+    X, y = make_classification(n_samples=90, n_features=5, n_informative=3, random_state=0)
+    return X * 10 + 3, y
+
+
+def test_single_candidate_matches_a_hand_written_loop():
+    X, y = _data()
+    rows = nested_cross_validation(build_method(KNN), X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL)
+    outer = StratifiedKFold(3, shuffle=True, random_state=split_seed(1, "p", "d", 0))
+    expected = []
+    for train, test in outer.split(X, y):
+        scaler = MinMaxScaler().fit(X[train])
+        knn = KNeighborsClassifier(3).fit(scaler.transform(X[train]), y[train])
+        expected.append(np.mean(knn.predict(scaler.transform(X[test])) == y[test]))
+    np.testing.assert_allclose(rows["accuracy"], expected)
+    assert list(rows["fold"]) == [0, 1, 2]
+
+
+def test_grid_search_is_deterministic_and_records_the_choice():
+    X, y = _data()
+    method = build_method({**KNN, "grid": {"n_neighbors": [1, 5, 9]}})
+    a = nested_cross_validation(method, X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL, n_jobs=1)
+    b = nested_cross_validation(method, X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL, n_jobs=2)
+    cols = ["accuracy", "kappa", "best_params", "inner_accuracy", "model_seed"]
+    assert a[cols].equals(b[cols])
+    assert all('"n_neighbors"' in p for p in a["best_params"])
+
+
+def test_all_methods_of_a_paper_see_the_same_folds():
+    X, y = _data()
+    a = nested_cross_validation(build_method(KNN), X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL)
+    rf = {"name": "rf", "estimator": "textbook_rf", "params": {"n_estimators": 3}, "grid": {"k_offset": [0]}}
+    b = nested_cross_validation(build_method(rf), X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL)
+    assert list(a["split_seed"]) == list(b["split_seed"])
+    assert list(a["n_test"]) == list(b["n_test"])
+
+
+def test_single_class_data_is_a_clear_error():
+    X = np.random.default_rng(0).random((20, 3))
+    with pytest.raises(ProtocolError, match="'flat'.*single class"):
+        nested_cross_validation(build_method(KNN), X, np.zeros(20), paper="p", dataset="flat", root_seed=1, protocol=PROTOCOL)
+
+
+def test_single_class_training_fold_is_named():
+    X = np.random.default_rng(0).random((6, 2))
+    y = np.array([0, 0, 0, 0, 0, 1])
+    protocol = {**PROTOCOL, "stratified": False, "outer_folds": 6}
+    with pytest.raises(ProtocolError, match="'tiny', repeat 0, fold"):
+        nested_cross_validation(build_method(KNN), X, y, paper="p", dataset="tiny", root_seed=1, protocol=protocol)
+
+
+def test_stratified_subsample_keeps_class_shares():
+    X = np.arange(1000).reshape(-1, 1).astype(float)
+    y = np.array([0] * 900 + [1] * 100)
+    Xs, ys = subsample_stratified(X, y, 100, seed=3, dataset="d")
+    assert len(ys) == 100 and (ys == 1).sum() == 10
+    Xs2, _ = subsample_stratified(X, y, 100, seed=3, dataset="d")
+    np.testing.assert_array_equal(Xs, Xs2)

@@ -1,0 +1,51 @@
+# Compose the Hydra configuration, name the results (tag), and write one specification file
+# per data set, job and table. Specifications are rewritten only when their content changes,
+# so an unchanged rerun does nothing and a changed setting reruns only what it touches.
+
+import sys
+
+from forestrepro.config import ConfigError, compose_config, compute_tag, write_job_specs
+
+RESULTS = "results"
+FIGURES = "figures"
+PYTHON = sys.executable
+FORESTREPRO = f"{PYTHON} -m forestrepro.cli"
+
+
+def _overrides_from_config():
+    raw = config.get("overrides", [])
+    if isinstance(raw, str):
+        raw = [raw] if raw else []
+    if not isinstance(raw, list):
+        sys.exit(f"forestrepro: --config overrides must be a list of key=value strings, got {raw!r}")
+    return [str(item) for item in raw]
+
+
+try:
+    CFG = compose_config(_overrides_from_config(), profile=config.get("profile"))
+    TAG = compute_tag(CFG, compose_config([], profile=CFG["profile"]), config.get("tag"))
+    JOBS = write_job_specs(CFG, TAG, RESULTS)
+except ConfigError as err:
+    sys.exit(f"forestrepro: {err}")
+
+DATASETS = sorted({job.dataset for job in JOBS})
+TABLES = [(paper, table) for paper in CFG["papers"] for table in CFG["paper"][paper]["tables"]]
+
+
+wildcard_constraints:
+    dataset="[A-Za-z0-9_]+",
+    paper="[a-z0-9]+",
+    method="[A-Za-z0-9_]+",
+    table="[A-Za-z0-9_]+",
+
+
+def method_resources(method, key, default):
+    return CFG["method"][method].get("resources", {}).get(key, default)
+
+
+def runs_of_paper(paper):
+    return [
+        f"{RESULTS}/runs/{TAG}/{job.paper}/{job.method}/{job.dataset}.parquet"
+        for job in JOBS
+        if job.paper == paper
+    ]

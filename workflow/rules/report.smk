@@ -1,0 +1,53 @@
+# Figures (critical-difference diagrams) and the report of the tag: published vs regenerated.
+
+
+rule plot_cd:
+    input:
+        ranks=f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}_ranks.json",
+    output:
+        png=report(
+            f"{FIGURES}/{TAG}/{{paper}}_{{table}}_cd.png",
+            caption="../report/cd_diagram.rst",
+            category="Figures",
+            subcategory="{paper}",
+        ),
+        pdf=f"{FIGURES}/{TAG}/{{paper}}_{{table}}_cd.pdf",
+    log:
+        f"{RESULTS}/logs/{TAG}/figures/{{paper}}_{{table}}_cd.log",
+    params:
+        stem=f"{FIGURES}/{TAG}/{{paper}}_{{table}}_cd",
+        title=lambda wc: f"{wc.paper.upper()} {wc.table}",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "{FORESTREPRO} plot --ranks {input.ranks} --title '{params.title}' --out-stem {params.stem} 2> {log}"
+
+
+rule report:
+    input:
+        tables=[f"{RESULTS}/tables/{TAG}/{p}_{t}.csv" for p, t in TABLES],
+        table_specs=[f"{RESULTS}/runs/{TAG}/specs/{p}/{t}.table.json" for p, t in TABLES],
+        figures=[f"{FIGURES}/{TAG}/{p}_{t}_cd.png" for p, t in TABLES],
+        dataset_specs=[f"{RESULTS}/data/specs/{d}.json" for d in DATASETS],
+        data_provenance=[f"{RESULTS}/data/{d}.provenance.json" for d in DATASETS],
+    output:
+        md=f"{RESULTS}/report/{TAG}/index.md",
+        html=report(
+            f"{RESULTS}/report/{TAG}/index.html",
+            caption="../report/report.rst",
+            category="Report",
+        ),
+    log:
+        f"{RESULTS}/logs/{TAG}/report.log",
+    params:
+        stems=[f"{RESULTS}/tables/{TAG}/{p}_{t}" for p, t in TABLES],
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "{FORESTREPRO} report --tag {TAG} --tables {params.stems} --table-specs {input.table_specs}"
+        " --figures-dir {FIGURES}/{TAG} --dataset-specs {input.dataset_specs}"
+        " --data-provenance {input.data_provenance} --out-dir {RESULTS}/report/{TAG} 2> {log}"

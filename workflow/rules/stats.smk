@@ -1,0 +1,28 @@
+# Regenerated tables: mean ± std per cell beside the published value, ranks, Friedman test,
+# Nemenyi critical difference. CSV, Markdown and LaTeX (booktabs).
+
+
+rule table:
+    input:
+        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{table}}.table.json",
+        runs=lambda wc: runs_of_paper(wc.paper),
+    output:
+        csv=report(
+            f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}.csv",
+            caption="../report/table.rst",
+            category="Tables",
+            subcategory="{paper}",
+        ),
+        md=f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}.md",
+        tex=f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}.tex",
+        ranks=f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}_ranks.json",
+    log:
+        f"{RESULTS}/logs/{TAG}/tables/{{paper}}_{{table}}.log",
+    params:
+        stem=f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "{FORESTREPRO} table --spec {input.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"

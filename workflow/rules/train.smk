@@ -1,0 +1,21 @@
+# One job per (paper, method, data set); its folds and inner model selection run inside.
+# Seeds derive from (root seed, paper, method, data set, fold), so neither job order nor
+# --cores changes a number.
+
+
+rule train:
+    input:
+        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{method}}/{{dataset}}.json",
+        data=f"{RESULTS}/data/{{dataset}}.parquet",
+    output:
+        runs=f"{RESULTS}/runs/{TAG}/{{paper}}/{{method}}/{{dataset}}.parquet",
+        provenance=f"{RESULTS}/runs/{TAG}/{{paper}}/{{method}}/{{dataset}}.provenance.json",
+    log:
+        f"{RESULTS}/logs/{TAG}/train/{{paper}}/{{method}}/{{dataset}}.log",
+    threads: 4
+    resources:
+        mem_mb=lambda wc: method_resources(wc.method, "mem_mb", 2000),
+        runtime=lambda wc: method_resources(wc.method, "runtime_min", 60),
+    shell:
+        "{FORESTREPRO} train --spec {input.spec} --data {input.data} --out {output.runs}"
+        " --threads {threads} 2> {log}"
