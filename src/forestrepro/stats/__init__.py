@@ -1,1 +1,34 @@
-"""stats."""
+"""Statistical comparison of classifiers over multiple data sets, after Demšar (2006).
+
+J. Demšar, "Statistical comparisons of classifiers over multiple data sets", JMLR 7:1-30, 2006.
+
+Score tables are ``pandas.DataFrame`` objects with one row per data set and one column per
+method. The modules, one job each:
+
+* :mod:`.ranks`       within-data-set ranks and average ranks (Sec. 3.2.2);
+* :mod:`.friedman`    Friedman chi^2_F and Iman–Davenport F_F (Sec. 3.2.2);
+* :mod:`.nemenyi`     Nemenyi q_alpha, critical difference, pairwise p-values (Sec. 3.2.2);
+* :mod:`.control`     one control vs the others: z tests, Holm and Bonferroni–Dunn (Sec. 3.2.2);
+* :mod:`.cd_diagram`  critical-difference diagrams (Sec. 3.2.4, Fig. 1).
+"""
+
+from .cd_diagram import cd_groups, plot_cd_diagram
+from .control import bonferroni_dunn_cd, compare_to_control, holm_adjust
+from .friedman import FriedmanResult, friedman_test
+from .nemenyi import nemenyi_cd, nemenyi_pairwise, nemenyi_q
+from .ranks import mean_ranks, rank_scores
+
+__all__ = [
+    "rank_scores",
+    "mean_ranks",
+    "friedman_test",
+    "FriedmanResult",
+    "nemenyi_q",
+    "nemenyi_cd",
+    "nemenyi_pairwise",
+    "compare_to_control",
+    "plot_cd_diagram",
+    "cd_groups",
+    "bonferroni_dunn_cd",
+    "holm_adjust",
+]

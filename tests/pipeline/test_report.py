@@ -1,0 +1,99 @@
+"""The published-vs-regenerated table: tolerance rule, ranks, files, determinism."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from forestrepro.report.compare import compare_cells, summarize_runs
+from forestrepro.report.document import Document, Table, table_to_latex, to_html, to_markdown
+from forestrepro.report.published import published_cells, published_mean_ranks
+from forestrepro.report.tables import build_table, write_table
+
+SPEC = {
+    "paper": "brf",
+    "table": "table2",
+    "caption": "test table",
+    "metric": "accuracy",
+    "published": "brf_table2_accuracy.csv",
+    "higher_is_better": True,
+    "alpha": 0.05,
+    "methods": {"svm": "SVMs", "knn": "KNNs", "rf": "RFs"},
+    "datasets": {"wine": "wine", "sonar": "sonar", "ionosphere": "ionosphere"},
+    "report": {"tolerance_std_factor": 2.0, "tolerance_abs": 0.02},
+    "notes": ["a note"],
+}
+
+
+def _runs(scores: dict) -> pd.DataFrame:
+    rows = []
+    for (dataset, method), folds in scores.items():
+        rows += [{"dataset": dataset, "method": method, "fold": i, "accuracy": a} for i, a in enumerate(folds)]
+    return pd.DataFrame(rows)
+
+
+def test_summary_uses_sample_std():
+    runs = _runs({("wine", "svm"): [0.8, 0.9, 1.0]})
+    s = summarize_runs(runs, "accuracy").loc[("wine", "svm")]
+    assert s["mean"] == pytest.approx(0.9) and s["std"] == pytest.approx(0.1) and s["n_folds"] == 3
+
+
+def test_tolerance_rule_by_hand():
+    published = pd.DataFrame(
+        {"mean": [0.90, 0.90], "std": [0.05, 0.001]},
+        index=pd.MultiIndex.from_tuples([("A", "M"), ("B", "M")], names=["dataset", "method"]),
+    )
+    summary = pd.DataFrame(
+        {"mean": [0.99, 0.93], "std": [0.0, 0.0], "n_folds": [5, 5]},
+        index=pd.MultiIndex.from_tuples([("a", "m"), ("b", "m")], names=["dataset", "method"]),
+    )
+    cells = compare_cells(summary, published, {"m": "M"}, {"a": "A", "b": "B", "c": "A"}, std_factor=2, abs_tolerance=0.02)
+    # a: |0.09| <= max(0.10, 0.02) -> within; b: |0.03| > max(0.002, 0.02) -> outside; c: not computed.
+    assert list(cells["within"]) == [True, False, None]
+    assert cells.loc[0, "tolerance"] == pytest.approx(0.10)
+    assert cells.loc[1, "tolerance"] == pytest.approx(0.02)
+
+
+def test_published_values_come_from_the_csv():
+    cells = published_cells("brf_table2_accuracy.csv", "accuracy")
+    assert len(cells) == 75
+    ranks = published_mean_ranks("brf_table2_accuracy.csv")
+    assert set(ranks.index) == {"SVMs", "KNNs", "RFs", "Biau12", "BRFs"}
+    with pytest.raises(FileNotFoundError, match="available"):
+        published_cells("nope.csv", "accuracy")
+
+
+def test_build_and_write_table(tmp_path):
+    rng = np.random.default_rng(0)
+    scores = {(d, m): list(rng.uniform(0.6, 0.9, 2)) for d in SPEC["datasets"] for m in SPEC["methods"]}
+    # Make svm best on every data set: rank 1 everywhere.
+    for d in SPEC["datasets"]:
+        scores[(d, "svm")] = [0.99, 0.98]
+    result = build_table(_runs(scores), SPEC)
+    assert result.ours["mean_ranks"]["svm"] == 1.0
+    assert result.ours["n_datasets"] == 3
+    write_table(result, tmp_path / "brf_table2")
+    md = (tmp_path / "brf_table2.md").read_text()
+    assert "0.9850 ± 0.0071" in md and "mean rank" in md
+    assert "\\toprule" in (tmp_path / "brf_table2.tex").read_text()
+    ranks = json.loads((tmp_path / "brf_table2_ranks.json").read_text())
+    assert ranks["ours"]["nemenyi_cd"] > 0
+    first = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    write_table(build_table(_runs(scores), SPEC), tmp_path / "brf_table2")
+    assert first == {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+
+def test_missing_cells_are_left_out_of_ranks():
+    scores = {(d, m): [0.8] for d in ("wine", "sonar") for m in SPEC["methods"]}
+    result = build_table(_runs(scores), SPEC)
+    assert result.ours["excluded_datasets"] == ["ionosphere"]
+    assert result.cells["within"].isna().sum() == 3
+
+
+def test_document_renderers_agree():
+    table = Table(("a", "b"), (("1 ± 2", "x_y"),), caption="cap")
+    doc = Document("T", [table])
+    assert "| 1 ± 2 | x_y |" in to_markdown(doc)
+    assert "<td>x_y</td>" in to_html(doc)
+    assert r"1 $\pm$ 2 & x\_y \\" in table_to_latex(table)

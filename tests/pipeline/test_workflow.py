@@ -1,0 +1,107 @@
+"""The Snakemake workflow end to end on a tiny configuration (two small data sets, 2 folds).
+
+Checks what a user relies on: the report is made; a rerun with nothing changed does nothing;
+`--cores 1` and `--cores 2` give byte-identical tables; an interrupted run resumes without
+redoing finished jobs; bad input stops with a clear message.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+MIRROR = (REPO.parent / "shared" / "datasets").resolve()
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+TINY = [
+    "paper.brf.datasets=[wine,sonar]",
+    "method.rf.params.n_estimators=5",
+    "method.rf.grid.k_offset=[0]",
+    "method.svm.grid.log2_C=[1]",
+    "method.svm.grid.log2_gamma=[-1,1]",
+    "method.knn.grid.n_neighbors=[1,3]",
+]
+
+pytestmark = pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")
+
+
+def _overrides(extra=()):
+    return "overrides=[" + ",".join(f'"{o}"' for o in [*TINY, *extra]) + "]"
+
+
+def snakemake(workdir: Path, *args: str, check: bool = True, extra_overrides=(), background=False):
+    cmd = [
+        SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
+        "--config", "tag=tiny", _overrides(extra_overrides), *args,
+    ]
+    env = {**os.environ, "FORESTREPRO_MIRROR": str(MIRROR)}
+    if background:
+        return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("run_cores2")
+    snakemake(workdir, "--cores", "2")
+    return workdir
+
+
+def test_report_is_made(finished_run):
+    report = (finished_run / "results" / "report" / "tiny" / "index.md").read_text()
+    assert "wine" in report and "sonar" in report and "SVMs" in report
+    assert (finished_run / "results" / "report" / "tiny" / "index.html").exists()
+    assert (finished_run / "results" / "report" / "tiny" / "figures" / "brf_table2_cd.png").exists()
+    assert (finished_run / "figures" / "tiny" / "brf_table2_cd.pdf").exists()
+    for suffix in ("csv", "md", "tex"):
+        assert (finished_run / "results" / "tables" / "tiny" / f"brf_table2.{suffix}").exists()
+    provenance = (finished_run / "results" / "data" / "wine.provenance.json").read_text()
+    assert "sha256" in provenance
+
+
+def test_unchanged_rerun_does_nothing(finished_run):
+    proc = snakemake(finished_run, "--cores", "2", "--dry-run")
+    assert "Nothing to be done" in proc.stdout + proc.stderr
+
+
+def test_cores_do_not_change_the_numbers(finished_run, tmp_path):
+    snakemake(tmp_path, "--cores", "1")
+    for name in ("brf_table2.csv", "brf_table2.md", "brf_table2.tex", "brf_table2_ranks.json"):
+        a = (finished_run / "results" / "tables" / "tiny" / name).read_bytes()
+        b = (tmp_path / "results" / "tables" / "tiny" / name).read_bytes()
+        assert a == b, name
+
+
+def test_interrupted_run_resumes_without_redoing_finished_jobs(tmp_path):
+    proc = snakemake(tmp_path, "--cores", "1", background=True)
+    runs = tmp_path / "results" / "runs" / "tiny" / "brf"
+    deadline = time.time() + 240
+    while time.time() < deadline and len(list(runs.glob("*/*.parquet"))) < 2:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=60)
+    finished = {p: p.stat().st_mtime_ns for p in runs.glob("*/*.parquet")}
+    assert finished, "no job finished before the interruption"
+    snakemake(tmp_path, "--cores", "2")
+    assert (tmp_path / "results" / "report" / "tiny" / "index.md").exists()
+    for path, mtime in finished.items():
+        assert path.stat().st_mtime_ns == mtime, f"{path} was redone"
+
+
+def test_bad_override_stops_with_the_valid_keys(tmp_path):
+    proc = snakemake(tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["method.rf.params.n_trees=3"])
+    assert proc.returncode != 0
+    assert "n_trees" in proc.stderr + proc.stdout and "n_estimators" in proc.stderr + proc.stdout
+
+
+def test_unknown_dataset_stops_with_the_valid_names(tmp_path):
+    proc = snakemake(tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["paper.brf.datasets=[wnie]"])
+    assert proc.returncode != 0
+    assert "unknown data set 'wnie'" in proc.stderr + proc.stdout
