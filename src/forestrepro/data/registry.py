@@ -1,0 +1,64 @@
+"""The data set registry: one YAML file per data set in ``conf/dataset/``, validated on load.
+
+The schema is ``workflow/schemas/dataset.schema.yaml`` (JSON Schema written in YAML).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from .errors import DatasetError
+
+REPO_ROOT = Path(__file__).resolve().parents[3]  # src/forestrepro/data -> repo
+DEFAULT_CONFIG_DIR = REPO_ROOT / "conf" / "dataset"
+SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "dataset.schema.yaml"
+
+
+def _config_dir(config_dir: str | Path | None) -> Path:
+    return Path(config_dir) if config_dir is not None else DEFAULT_CONFIG_DIR
+
+
+@functools.cache
+def _validator() -> jsonschema.Draft202012Validator:
+    schema = yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def list_datasets(config_dir: str | Path | None = None) -> list[str]:
+    """Names of all registered data sets (the ``*.yaml`` stems of ``config_dir``), sorted.
+
+    ``config_dir`` defaults to ``<repo>/conf/dataset``, found relative to this package.
+    """
+    return sorted(p.stem for p in _config_dir(config_dir).glob("*.yaml"))
+
+
+def validate_spec(spec: object, source: str) -> None:
+    """Raise ``DatasetError`` listing every schema violation of ``spec`` (read from ``source``)."""
+    errors = sorted(_validator().iter_errors(spec), key=lambda e: list(e.absolute_path))
+    if errors:
+        lines = [f"  - at '{'/'.join(map(str, e.absolute_path)) or '<top>'}': {e.message}" for e in errors]
+        raise DatasetError(f"{source} does not match {SCHEMA_PATH.name}:\n" + "\n".join(lines))
+
+
+def load_spec(name: str, config_dir: str | Path | None = None) -> dict:
+    """Read and validate the config of data set ``name``; an unknown name lists close and valid names."""
+    directory = _config_dir(config_dir)
+    path = directory / f"{name}.yaml"
+    if not path.is_file():
+        names = list_datasets(directory)
+        close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise DatasetError(
+            f"unknown data set '{name}' (no {path}).{hint} Valid names: {', '.join(names) or 'none'}"
+        )
+    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    validate_spec(spec, str(path))
+    if spec["name"] != name:
+        raise DatasetError(f"{path}: field name is '{spec['name']}', expected '{name}' (the file name)")
+    return spec
