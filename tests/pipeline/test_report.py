@@ -21,6 +21,8 @@ SPEC = {
     "alpha": 0.05,
     "methods": {"svm": "SVMs", "knn": "KNNs", "rf": "RFs"},
     "datasets": {"wine": "wine", "sonar": "sonar", "ionosphere": "ionosphere"},
+    "method_order": ["svm", "knn", "rf"],
+    "dataset_order": ["wine", "sonar", "ionosphere"],
     "report": {"tolerance_std_factor": 2.0, "tolerance_abs": 0.02},
     "notes": ["a note"],
 }
@@ -76,6 +78,8 @@ def test_build_and_write_table(tmp_path):
     write_table(result, tmp_path / "brf_table2")
     md = (tmp_path / "brf_table2.md").read_text()
     assert "0.9850 ± 0.0071" in md and "mean rank" in md
+    assert md.index("svm (ours)") < md.index("knn (ours)") < md.index("rf (ours)")
+    assert md.index("| wine") < md.index("| sonar") < md.index("| ionosphere")
     assert "\\toprule" in (tmp_path / "brf_table2.tex").read_text()
     ranks = json.loads((tmp_path / "brf_table2_ranks.json").read_text())
     assert ranks["ours"]["nemenyi_cd"] > 0
@@ -97,3 +101,15 @@ def test_document_renderers_agree():
     assert "| 1 ± 2 | x_y |" in to_markdown(doc)
     assert "<td>x_y</td>" in to_html(doc)
     assert r"1 $\pm$ 2 & x\_y \\" in table_to_latex(table)
+
+
+def test_paper_mean_ranks_are_recomputed_from_its_cells():
+    result = build_table(_runs({("wine", "svm"): [0.8]}), SPEC)
+    printed = result.published["paper_printed_mean_ranks"]
+    recomputed = result.published["paper_recomputed_mean_ranks"]
+    assert set(printed) == set(recomputed) == {"SVMs", "KNNs", "RFs", "Biau12", "BRFs"}
+    # Five methods' ranks on each data set sum to 15, so mean ranks sum to 15 as well.
+    assert sum(recomputed.values()) == pytest.approx(15.0)
+    # The paper's printed ranks do not follow from its own accuracies (see the report's notes).
+    assert recomputed["RFs"] == pytest.approx(printed["RFs"])
+    assert recomputed["SVMs"] != pytest.approx(printed["SVMs"])

@@ -119,10 +119,9 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
                 "paper": paper,
                 "table": table,
                 **tcfg,
-                "methods": {m: tcfg["methods"][m] for m in pcfg["methods"] if m in tcfg["methods"]},
-                "datasets": {
-                    d: tcfg["datasets"][d] for d in pcfg["datasets"] if d in tcfg["datasets"]
-                },
+                # JSON sorts mapping keys, so the paper's row and column order is kept as lists.
+                "method_order": [m for m in pcfg["methods"] if m in tcfg["methods"]],
+                "dataset_order": [d for d in pcfg["datasets"] if d in tcfg["datasets"]],
                 "report": cfg["report"],
                 "notes": pcfg.get("notes", []),
             }

@@ -105,7 +105,7 @@ def _rank_rows(ranks: dict, methods: dict) -> tuple:
 def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict) -> list[str]:
     notes = []
     paper = spec["paper"]
-    for dataset in spec["datasets"]:
+    for dataset in spec["dataset_order"]:
         dspec = dataset_specs.get(dataset, {})
         stand_in = dspec.get("stand_in")
         if stand_in:
@@ -144,7 +144,7 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
             caption="Cell by cell",
         ),
     ]
-    methods = list(spec["methods"])
+    methods = spec["method_order"]
     blocks.append(
         Table(
             ("Ranks of", *methods, "N", "Friedman χ²", "p", "Iman–Davenport F", "p", "Nemenyi CD"),
@@ -153,12 +153,16 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
         )
     )
     printed = ranks["published"].get("paper_printed_mean_ranks", {})
+    recomputed = ranks["published"].get("paper_recomputed_mean_ranks", {})
     if printed:
         blocks.append(
-            Paragraph(
-                "Mean ranks printed in the paper (all its methods and data sets): "
-                + ", ".join(f"{m} {r:.4f}" for m, r in printed.items())
-                + "."
+            Table(
+                ("Mean ranks over the paper's whole table", *printed),
+                (
+                    ("printed in the paper", *(_fmt(r) for r in printed.values())),
+                    ("recomputed from the paper's own cells", *(_fmt(recomputed.get(m, float("nan"))) for m in printed)),
+                ),
+                caption="A check of the paper's arithmetic (ties get the average rank)",
             )
         )
     if figure is not None:

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..io import atomic_path, write_text_atomic
-from ..stats import friedman_test, nemenyi_cd
+from ..stats import friedman_test, mean_ranks, nemenyi_cd
 from .compare import compare_cells, score_matrix, summarize_runs
 from .document import Table, table_to_latex, to_markdown, Document
 from .published import published_cells, published_mean_ranks
@@ -66,8 +66,8 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
     cells = compare_cells(
         summary,
         published,
-        spec["methods"],
-        spec["datasets"],
+        {m: spec["methods"][m] for m in spec["method_order"]},
+        {d: spec["datasets"][d] for d in spec["dataset_order"]},
         std_factor=spec["report"]["tolerance_std_factor"],
         abs_tolerance=spec["report"]["tolerance_abs"],
     )
@@ -77,6 +77,9 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
     theirs = rank_statistics(score_matrix(cells, "published_mean"), higher_is_better=higher, alpha=alpha)
     printed = published_mean_ranks(spec["published"])
     theirs["paper_printed_mean_ranks"] = {m: float(r) for m, r in printed.items()}
+    full = published_cells(spec["published"], metric)["mean"].unstack("method")[list(printed.index)]
+    recomputed = mean_ranks(full.dropna(), higher_is_better=higher)
+    theirs["paper_recomputed_mean_ranks"] = {m: float(r) for m, r in recomputed.items()}
     return TableResult(spec=spec, cells=cells, ours=ours, published=theirs)
 
 
@@ -88,12 +91,12 @@ def _fmt(mean: float, std: float) -> str:
 
 def wide_table(result: TableResult) -> Table:
     """Data sets as rows; for each method its regenerated and published mean ± std."""
-    methods = list(result.spec["methods"])
+    methods = result.spec["method_order"]
     header = ["Data set"]
     for m in methods:
         header += [f"{m} (ours)", f"{result.spec['methods'][m]} (paper)"]
     rows = []
-    for dataset in result.spec["datasets"]:
+    for dataset in result.spec["dataset_order"]:
         row = [dataset]
         for m in methods:
             cell = result.cells[(result.cells["dataset"] == dataset) & (result.cells["method"] == m)].iloc[0]
@@ -114,7 +117,7 @@ def write_table(result: TableResult, stem: str | Path) -> None:
     with atomic_path(stem.with_suffix(".csv")) as tmp:
         result.cells.to_csv(tmp, index=False, float_format="%.6f", lineterminator="\n")
     table = wide_table(result)
-    doc = Document(result.spec["caption"], [table])
+    doc = Document(result.spec["caption"], [Table(table.header, table.rows)])
     write_text_atomic(stem.with_suffix(".md"), to_markdown(doc))
     write_text_atomic(stem.with_suffix(".tex"), table_to_latex(table))
     ranks = {"ours": result.ours, "published": result.published}
