@@ -1,0 +1,59 @@
+"""The entry points the rules call: one clear line and exit status 2 on bad input, no output."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from forestrepro.cli import main
+from forestrepro.data import load_spec
+
+MIRROR = (Path(__file__).resolve().parents[3] / "shared" / "datasets").resolve()
+needs_mirror = pytest.mark.skipif(not MIRROR.is_dir(), reason="data mirror not found")
+
+
+def _fetch(tmp_path, spec, sources=("mirror",), mirror=MIRROR):
+    spec_path = tmp_path / "spec.json"
+    spec_path.write_text(json.dumps(spec))
+    out = tmp_path / "out.parquet"
+    code = main(
+        ["fetch", "--spec", str(spec_path), "--out", str(out), "--provenance", str(tmp_path / "p.json"),
+         "--sources", *sources, "--mirror-dir", str(mirror), "--openml-cache", str(tmp_path / "cache")]
+    )
+    return code, out
+
+
+@needs_mirror
+def test_fetch_writes_data_and_provenance(tmp_path):
+    code, out = _fetch(tmp_path, load_spec("wine"))
+    assert code == 0 and out.exists()
+    assert json.loads((tmp_path / "p.json").read_text())["shape"]["rows"] == 178
+
+
+@needs_mirror
+def test_checksum_mismatch_names_dataset_and_file(tmp_path, capsys):
+    spec = load_spec("wine")
+    spec["mirror"]["files"][0]["sha256"] = "0" * 64
+    code, out = _fetch(tmp_path, spec)
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert "wine" in err and "wine_recognition.tsv.gz" in err and "Traceback" not in err
+
+
+def test_missing_mirror_file_names_what_was_tried(tmp_path, capsys):
+    code, out = _fetch(tmp_path, load_spec("wine"), mirror=tmp_path / "no_mirror")
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert "wine" in err and "mirror" in err and "Traceback" not in err
+
+
+def test_plan_rejects_a_typo_with_valid_keys(capsys):
+    assert main(["plan", "protocol.brf_cv5.outer_fold=3"]) == 2
+    err = capsys.readouterr().err
+    assert "outer_fold" in err and "outer_folds" in err
+
+
+def test_plan_lists_jobs_and_tag(capsys):
+    assert main(["plan", "--profile", "paper"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("tag: paper") and "brf/svm/isolet" in out
