@@ -92,6 +92,7 @@ def test_missing_cells_are_left_out_of_ranks():
     scores = {(d, m): [0.8] for d in ("wine", "sonar") for m in SPEC["methods"]}
     result = build_table(_runs(scores), SPEC)
     assert result.ours["excluded_datasets"] == ["ionosphere"]
+    assert result.published["n_datasets"] == 2
     assert result.cells["within"].isna().sum() == 3
 
 

@@ -73,8 +73,11 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
     )
     higher = spec.get("higher_is_better", True)
     alpha = spec.get("alpha", 0.05)
-    ours = rank_statistics(score_matrix(cells, "mean"), higher_is_better=higher, alpha=alpha)
-    theirs = rank_statistics(score_matrix(cells, "published_mean"), higher_is_better=higher, alpha=alpha)
+    ours_scores = score_matrix(cells, "mean")
+    ours = rank_statistics(ours_scores, higher_is_better=higher, alpha=alpha)
+    # The paper's numbers are ranked on the same cells as ours, so the two rankings compare.
+    same_cells = score_matrix(cells, "published_mean").loc[ours_scores.dropna().index]
+    theirs = rank_statistics(same_cells, higher_is_better=higher, alpha=alpha)
     printed = published_mean_ranks(spec["published"])
     theirs["paper_printed_mean_ranks"] = {m: float(r) for m, r in printed.items()}
     full = published_cells(spec["published"], metric)["mean"].unstack("method")[list(printed.index)]
