@@ -1,0 +1,112 @@
+"""The forests of a cascade level or a scanning stage, and their k-fold cross-fitting.
+
+gcForest (Zhou and Feng 2017; WDF Sec. 1, Fig. 3) grows every forest ``n_folds`` times, once
+per fold on the other folds' rows: each training row's class vector comes from the model
+that did not see it (out-of-fold), and a new row's class vector is the mean over the
+``n_folds`` models.
+"""
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
+from sklearn.model_selection import StratifiedKFold
+
+from forestrepro.ensembles.weighting import (ACCURACY_SOURCES, WEIGHT_RULES, WEIGHTINGS,
+                                             WeightedForestClassifier)
+
+MAX_SEED = np.iinfo(np.int32).max
+_CRF_BOOTSTRAP = ("auto", True, False)
+
+
+def member_templates(n_rf, n_crf, n_trees, *, weighting="none", accuracy_source="train",
+                     weight_rule="clip", weight_epsilon=1e-3, crf_bootstrap="auto",
+                     n_jobs=None):
+    """``n_rf`` random forests then ``n_crf`` completely-random tree forests, unfitted.
+
+    A random forest draws ``sqrt(d)`` candidate features per node (bootstrap samples, as
+    scikit-learn's ``RandomForestClassifier``); a completely-random tree forest draws one
+    feature and a random cut per node (``ExtraTreesClassifier(max_features=1)``, gcForest's
+    choice). Trees grow to pure leaves. ``crf_bootstrap="auto"`` grows the completely-random
+    trees on bootstrap samples only when tree weights come from out-of-bag accuracies
+    (gcForest grows them on all rows, which leaves no out-of-bag row).
+    """
+    for name, value, allowed in (("weighting", weighting, WEIGHTINGS),
+                                 ("accuracy_source", accuracy_source, ACCURACY_SOURCES),
+                                 ("weight_rule", weight_rule, WEIGHT_RULES),
+                                 ("crf_bootstrap", crf_bootstrap, _CRF_BOOTSTRAP)):
+        if not any(value is option or value == option for option in allowed):
+            raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+    check_int("n_rf", n_rf, 0)
+    check_int("n_crf", n_crf, 0)
+    check_int("n_trees", n_trees, 1)
+    if n_rf + n_crf < 1:
+        raise ValueError("need at least one forest (n_rf + n_crf >= 1)")
+    if crf_bootstrap == "auto":
+        crf_bootstrap = weighting == "accuracy" and accuracy_source == "oob"
+    kinds = ([RandomForestClassifier(n_trees, max_features="sqrt")] * n_rf
+             + [ExtraTreesClassifier(n_trees, max_features=1, bootstrap=crf_bootstrap)] * n_crf)
+    return [WeightedForestClassifier(clone(forest), weighting=weighting,
+                                     accuracy_source=accuracy_source, weight_rule=weight_rule,
+                                     weight_epsilon=weight_epsilon, n_jobs=n_jobs)
+            for forest in kinds]
+
+
+def check_int(name, value, low):
+    """Raise ``ValueError`` unless ``value`` is an int (not a bool) of at least ``low``."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < low:
+        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+
+
+def fold_ids(y_encoded, n_folds, seed):
+    """The fold (0 .. n_folds - 1) of each row: stratified, shuffled with ``seed``."""
+    folds = np.empty(len(y_encoded), dtype=np.intp)
+    splitter = StratifiedKFold(n_folds, shuffle=True, random_state=seed)
+    for k, (_, held_out) in enumerate(splitter.split(np.zeros((len(y_encoded), 1)), y_encoded)):
+        folds[held_out] = k
+    return folds
+
+
+def seeded(template, seed):
+    """An unfitted copy of a member template whose forest is seeded with ``seed``."""
+    return clone(template).set_params(random_state=int(seed))
+
+
+def class_vectors(model, X, n_classes):
+    """A fitted member's class vectors for ``X`` over all ``n_classes`` classes (a fold may
+    miss a rare class: its column is then 0)."""
+    out = np.zeros((X.shape[0], n_classes))
+    out[:, model.classes_] = model.predict_proba(X)
+    return out
+
+
+def fold_mean(models, X, n_classes):
+    """The mean class vector of fitted fold models for the rows of ``X``."""
+    total = np.zeros((X.shape[0], n_classes))
+    for model in models:
+        total += class_vectors(model, X, n_classes) / len(models)
+    return total
+
+
+def cross_fit(template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep=True):
+    """Grow one member per fold on the other folds' rows (WDF Sec. 1, Fig. 3).
+
+    Returns ``(train, test, models, tree_accuracies)``: out-of-fold class vectors of the rows
+    of ``X``; the fold models' mean class vector (``fold_mean``, same arithmetic) for the rows
+    of ``X_test``, or None without it; the fold models, or none unless ``keep`` (without them
+    only one model is in memory at a time, gcForest's ``keep_model_in_mem=False``); and the
+    fold models' tree accuracies, shape ``(n_folds, n_trees)``, or None when unweighted.
+    """
+    train = np.empty((X.shape[0], n_classes))
+    test = None if X_test is None else np.zeros((X_test.shape[0], n_classes))
+    models, accuracies = [], []
+    for k, seed in enumerate(seeds):
+        held_out = folds == k
+        model = seeded(template, seed).fit(X[~held_out], y_encoded[~held_out])
+        train[held_out] = class_vectors(model, X[held_out], n_classes)
+        if X_test is not None:
+            test += class_vectors(model, X_test, n_classes) / len(seeds)
+        accuracies.append(model.tree_accuracies_)
+        if keep:
+            models.append(model)
+    tree_accuracies = None if accuracies[0] is None else np.array(accuracies)
+    return train, test, models, tree_accuracies
