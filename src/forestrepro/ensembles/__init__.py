@@ -1,1 +1,3 @@
 """ensembles."""
+
+from forestrepro.ensembles.forest import PluggableForestClassifier  # noqa: F401

@@ -1,1 +1,11 @@
-"""trees."""
+"""Tree builder with pluggable split rules (gain ratio, Gini, IIG, midpoint, label views).
+
+``build_tree`` grows one tree; ``PluggableTreeClassifier`` wraps it as a scikit-learn
+classifier.  Split rules live in ``forestrepro.trees.rules``.
+"""
+
+from forestrepro.trees.builder import StoppingRules, build_tree
+from forestrepro.trees.estimator import PluggableTreeClassifier
+from forestrepro.trees.tree import Tree
+
+__all__ = ["PluggableTreeClassifier", "StoppingRules", "Tree", "build_tree"]
