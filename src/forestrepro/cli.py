@@ -42,22 +42,25 @@ def cmd_fetch(args: argparse.Namespace) -> None:
 def cmd_train(args: argparse.Namespace) -> None:
     """Run one (paper, method, data set) job: all its folds, one row each."""
     from .data import apply_paper_target, read_dataset
+    from .evaluation.holdout import holdout_evaluation
     from .evaluation.protocol import nested_cross_validation, subsample_stratified
     from .evaluation.seeds import derive_seed
     from .methods import build_method
 
+    runners = {"nested_cv": nested_cross_validation, "holdout": holdout_evaluation}
     spec = _read_json(args.spec)
     paper, dataset = spec["paper"], spec["dataset"]
-    method = build_method(spec["method_config"])
-    X, y, _ = read_dataset(args.data)
+    method = build_method(spec["method_config"], spec["dataset_options"])
+    X, y, _ = read_dataset(args.data, allow_text="text" in spec["dataset_options"])
     y = apply_paper_target(y, spec["dataset_config"], paper)
     rows = spec["dataset_options"].get("subsample_rows")
     if rows:
         X, y = subsample_stratified(X, y, rows, derive_seed(spec["root_seed"], paper, dataset, "subsample"), dataset)
         _log(f"{dataset}: stratified subsample of {len(y)} rows (paper option subsample_rows)")
-    _log(f"{paper}/{method.name}/{dataset}: {X.shape[0]} rows x {X.shape[1]} features, {args.threads} thread(s)")
+    n_features = X.shape[1] if X.ndim == 2 else "text"
+    _log(f"{paper}/{method.name}/{dataset}: {X.shape[0]} rows x {n_features} features, {args.threads} thread(s)")
     started = time.perf_counter()
-    results = nested_cross_validation(
+    results = runners[spec["protocol"]["kind"]](
         method, X, y, paper=paper, dataset=dataset, root_seed=spec["root_seed"],
         protocol=spec["protocol"], n_jobs=args.threads, progress=_log,
     )

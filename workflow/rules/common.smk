@@ -30,6 +30,7 @@ except ConfigError as err:
 
 DATASETS = sorted({job.dataset for job in JOBS})
 TABLES = [(paper, table) for paper in CFG["papers"] for table in CFG["paper"][paper]["tables"]]
+RANKED_TABLES = [(p, t) for p, t in TABLES if CFG["paper"][p]["tables"][t].get("rank", True)]
 
 
 wildcard_constraints:

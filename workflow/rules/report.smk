@@ -29,7 +29,7 @@ rule report:
     input:
         tables=[f"{RESULTS}/tables/{TAG}/{p}_{t}.csv" for p, t in TABLES],
         table_specs=[f"{RESULTS}/runs/{TAG}/specs/{p}/{t}.table.json" for p, t in TABLES],
-        figures=[f"{FIGURES}/{TAG}/{p}_{t}_cd.png" for p, t in TABLES],
+        figures=[f"{FIGURES}/{TAG}/{p}_{t}_cd.png" for p, t in RANKED_TABLES],
         dataset_specs=[f"{RESULTS}/data/specs/{d}.json" for d in DATASETS],
         data_provenance=[f"{RESULTS}/data/{d}.provenance.json" for d in DATASETS],
     output:

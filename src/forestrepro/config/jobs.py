@@ -123,7 +123,13 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
                 "method_order": [m for m in pcfg["methods"] if m in tcfg["methods"]],
                 "dataset_order": [d for d in pcfg["datasets"] if d in tcfg["datasets"]],
                 "report": cfg["report"],
+                "profile": cfg["profile"],
+                "title": pcfg["title"],
+                "dataset_options": {
+                    d: o for d, o in pcfg.get("dataset_options", {}).items() if d in pcfg["datasets"]
+                },
                 "notes": pcfg.get("notes", []),
+                "claims": [c for c in pcfg.get("claims", []) if c["table"] == table],
             }
             write_text_if_changed(table_spec_path(results, tag, paper, table), _dump(spec))
     return jobs

@@ -20,14 +20,19 @@ def write_dataset(loaded: LoadedDataset, parquet_path: str | os.PathLike, proven
     write_text_atomic(provenance_path, json.dumps(loaded.provenance, sort_keys=True, indent=2) + "\n")
 
 
-def read_dataset(parquet_path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def read_dataset(
+    parquet_path: str | os.PathLike, *, allow_text: bool = False
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Return (X float64 of shape rows x features, y labels, feature names) from a written data set.
 
-    Text features (imdb) cannot become float64: read such a file with ``pandas.read_parquet``.
+    Text features (imdb) cannot become float64. With ``allow_text`` a data set whose only
+    feature is a text column gives X as a 1-D array of strings, for a method to vectorise.
     """
     frame = pd.read_parquet(parquet_path)
     features = frame.drop(columns="target")
     text = [c for c in features.columns if not pd.api.types.is_numeric_dtype(features[c])]
+    if text and allow_text and list(features.columns) == text[:1] and len(text) == 1:
+        return features[text[0]].astype(str).to_numpy(dtype=object), frame["target"].to_numpy(), text
     if text:
         raise DatasetError(f"{parquet_path}: text features {text}; read it with pandas.read_parquet and vectorise")
     return features.to_numpy(dtype=np.float64), frame["target"].to_numpy(), list(features.columns)

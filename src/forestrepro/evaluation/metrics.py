@@ -1,6 +1,6 @@
 """Classification metrics, all from ``sklearn.metrics``.
 
-- ``accuracy``: fraction of correct predictions;
+- ``accuracy``: fraction of correct predictions (``accuracy_pct``: the same in percent);
 - ``f1_macro``: unweighted mean of per-class F1 (the RCRF paper's F1, Sec. 4.3);
 - ``kappa``: Cohen's kappa;
 - ``mcc``: Matthews correlation coefficient (multi-class generalisation, Gorodkin 2004);
@@ -24,8 +24,13 @@ def _mcc_pct(y_true, y_pred) -> float:
     return (matthews_corrcoef(y_true, y_pred) + 1.0) / 2.0 * 100.0
 
 
+def _accuracy_pct(y_true, y_pred) -> float:
+    return accuracy_score(y_true, y_pred) * 100.0
+
+
 METRICS: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {
     "accuracy": accuracy_score,
+    "accuracy_pct": _accuracy_pct,
     "f1_macro": _f1_macro,
     "kappa": cohen_kappa_score,
     "mcc": matthews_corrcoef,

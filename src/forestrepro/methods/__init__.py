@@ -7,6 +7,7 @@ cross-validation searches. ``build_method`` looks one up by its ``estimator`` ke
 
 from .base import Method, MethodConfigError
 from .baselines import KNN, SVMRbf, TextbookRF
+from .cascades import CascadeForest
 from .registry import METHODS, build_method
 
-__all__ = ["KNN", "METHODS", "Method", "MethodConfigError", "SVMRbf", "TextbookRF", "build_method"]
+__all__ = ["CascadeForest", "KNN", "METHODS", "Method", "MethodConfigError", "SVMRbf", "TextbookRF", "build_method"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
+import numpy as np
 from sklearn.base import BaseEstimator
 
 
@@ -13,12 +14,16 @@ class MethodConfigError(ValueError):
 
 
 class Method(ABC):
-    """A method: its fixed parameters, its search grid, and how to build its estimator."""
+    """A method: its fixed parameters, its search grid, and how to build its estimator.
+
+    ``options`` are the paper's per-data-set settings for one job (``paper.<p>.dataset_options``),
+    e.g. how to scan an image; a method uses the ones it knows and ignores the rest.
+    """
 
     key: ClassVar[str]
     grid_keys: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, name: str, params: dict[str, Any], grid: dict[str, list]):
+    def __init__(self, name: str, params: dict[str, Any], grid: dict[str, list], options: dict | None = None):
         unknown = sorted(set(grid) - self.grid_keys)
         if unknown:
             raise MethodConfigError(
@@ -28,6 +33,7 @@ class Method(ABC):
         self.name = name
         self.params = dict(params)
         self.grid = {k: list(v) for k, v in grid.items()}
+        self.options = dict(options or {})
         try:
             self.estimator(random_state=0)
         except TypeError as err:
@@ -40,3 +46,20 @@ class Method(ABC):
     @abstractmethod
     def param_grid(self, n_features: int) -> dict[str, list]:
         """The estimator parameters to search for data with ``n_features`` features."""
+
+    def describe(self, fitted: BaseEstimator) -> dict[str, float]:
+        """Extra numbers of a fitted estimator worth a column in the results (none by default)."""
+        return {}
+
+    def fit_predict(
+        self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1
+    ) -> tuple[np.ndarray, dict[str, float]]:
+        """Fit on the training part, predict the test part; return predictions and extras."""
+        fitted = with_jobs(self.estimator(random_state), n_jobs).fit(X_train, y_train)
+        return fitted.predict(X_test), self.describe(fitted)
+
+
+def with_jobs(estimator: BaseEstimator, n_jobs: int) -> BaseEstimator:
+    """Set every ``n_jobs`` parameter of ``estimator``, nested ones included (results do not change)."""
+    names = [k for k in estimator.get_params() if k == "n_jobs" or k.endswith("__n_jobs")]
+    return estimator.set_params(**dict.fromkeys(names, n_jobs)) if names else estimator

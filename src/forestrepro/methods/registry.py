@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from .base import Method, MethodConfigError
 from .baselines import KNN, SVMRbf, TextbookRF
+from .cascades import CascadeForest
 
-METHODS: dict[str, type[Method]] = {cls.key: cls for cls in (SVMRbf, KNN, TextbookRF)}
+METHODS: dict[str, type[Method]] = {cls.key: cls for cls in (SVMRbf, KNN, TextbookRF, CascadeForest)}
 
 
-def build_method(method_config: dict) -> Method:
-    """Instantiate the method described by one ``conf/method/*.yaml`` entry."""
+def build_method(method_config: dict, options: dict | None = None) -> Method:
+    """Instantiate the method of one ``conf/method/*.yaml`` entry, with a job's data set options."""
     key = method_config["estimator"]
     if key not in METHODS:
         raise MethodConfigError(
             f"method '{method_config.get('name', key)}': unknown estimator '{key}'; "
             f"valid: {sorted(METHODS)}"
         )
-    return METHODS[key](method_config["name"], method_config.get("params", {}), method_config.get("grid", {}))
+    return METHODS[key](
+        method_config["name"], method_config.get("params", {}), method_config.get("grid", {}), options
+    )

@@ -18,6 +18,8 @@ import pandas as pd
 
 from ..io import write_text_atomic
 from .document import Bullets, Document, Figure, Heading, Paragraph, Table, to_html, to_markdown
+from .claims import evaluate_claim
+from .tables import format_cell
 
 PACKAGES = ("forestrepro", "numpy", "pandas", "scipy", "scikit-learn", "numba", "openml", "hydra-core", "snakemake", "highspy")
 
@@ -61,21 +63,23 @@ def _fmt(value: float, digits: int = 4) -> str:
     return "—" if pd.isna(value) else f"{value:.{digits}f}"
 
 
-def _cell_rows(cells: pd.DataFrame) -> tuple:
+def _cell_rows(cells: pd.DataFrame, digits: int) -> tuple:
     rows = []
     for _, c in cells.iterrows():
-        if c["within"] is None or pd.isna(c["mean"]):
+        if pd.isna(c["mean"]):
             verdict = "not computed"
+        elif pd.isna(c["published_mean"]):
+            verdict = "not in the paper"
         else:
             verdict = "within tolerance" if bool(c["within"]) else "OUTSIDE tolerance"
         rows.append(
             (
                 c["dataset"],
-                f"{c['method']} ({c['paper_method']})",
-                f"{_fmt(c['published_mean'])} ± {_fmt(c['published_std'])}",
-                f"{_fmt(c['mean'])} ± {_fmt(c['std'])}",
-                _fmt(c["delta"]),
-                _fmt(c["tolerance"]),
+                c["method"] + (f" ({c['paper_method']})" if isinstance(c["paper_method"], str) else " (ours only)"),
+                format_cell(c["published_mean"], c["published_std"], digits),
+                format_cell(c["mean"], c["std"], digits),
+                _fmt(c["delta"], digits),
+                _fmt(c["tolerance"], digits),
                 verdict,
             )
         )
@@ -131,27 +135,31 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
     ranks = json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
     computed = cells[cells["within"].notna()]
     agree = int(computed["within"].astype(bool).sum())
+    n_missing = int(cells["mean"].isna().sum())
     blocks = [
-        Heading(f"{spec['paper'].upper()} {spec['table']}: {spec['caption']}"),
+        Heading(f"{spec['table']}: {spec['caption']}", 3),
         Paragraph(
-            f"{agree} of {len(computed)} regenerated cells lie within tolerance of the published value "
-            f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, {spec['report']['tolerance_abs']})); "
-            f"{len(cells) - len(computed)} cells were not computed. Metric: {spec['metric']}, mean ± std over folds."
+            f"{agree} of {len(computed)} regenerated cells with a published value lie within tolerance of the published value "
+            f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, "
+            f"{spec.get('tolerance_abs', spec['report']['tolerance_abs'])})); "
+            f"{n_missing} cells were not computed. Metric: {spec['metric']}, mean ± std over folds and repeats "
+            "(a single value where there is one split)."
         ),
         Table(
             ("Data set", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
-            _cell_rows(cells),
+            _cell_rows(cells, spec.get("digits", 4)),
             caption="Cell by cell",
         ),
     ]
     methods = spec["method_order"]
-    blocks.append(
-        Table(
-            ("Ranks of", *methods, "N", "Friedman χ²", "p", "Iman–Davenport F", "p", "Nemenyi CD"),
-            _rank_rows(ranks, methods),
-            caption=f"Mean ranks (1 = best) and tests at α = {spec.get('alpha', 0.05)}",
+    if spec.get("rank", True):
+        blocks.append(
+            Table(
+                ("Ranks of", *methods, "N", "Friedman χ²", "p", "Iman–Davenport F", "p", "Nemenyi CD"),
+                _rank_rows(ranks, methods),
+                caption=f"Mean ranks (1 = best) and tests at α = {spec.get('alpha', 0.05)}",
+            )
         )
-    )
     printed = ranks["published"].get("paper_printed_mean_ranks", {})
     recomputed = ranks["published"].get("paper_recomputed_mean_ranks", {})
     if printed:
@@ -165,17 +173,34 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
                 caption="A check of the paper's arithmetic (ties get the average rank)",
             )
         )
+    claims = [evaluate_claim(c, cells, ranks, spec) for c in spec.get("claims", [])]
+    if claims:
+        blocks.append(
+            Table(
+                ("Claim", "On the paper's numbers", "On ours", "Evidence (paper; ours)"),
+                tuple((c["claim"], c["paper"], c["ours"], f"{c['paper_evidence']}; {c['ours_evidence']}") for c in claims),
+                caption="The paper's claims, checked",
+            )
+        )
     if figure is not None:
         blocks.append(Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}"))
-    notes = list(spec.get("notes", [])) + _dataset_notes(spec, dataset_specs, data_provenance)
-    missing = cells[cells["within"].isna()]
-    notes += [f"{r.dataset} / {r.method}: not computed (no result for this cell in this run)" for r in missing.itertuples()]
+    missing = cells[cells["mean"].isna()]
+    notes = [f"{r.dataset} / {r.method}: not computed (no result for this cell in this run)" for r in missing.itertuples()]
     excluded = ranks["ours"].get("excluded_datasets", [])
     if excluded:
         notes.append("left out of the regenerated ranks for a missing cell: " + ", ".join(excluded))
     if notes:
-        blocks += [Heading("Notes", 3), Bullets(tuple(notes))]
+        blocks += [Heading("Missing cells", 4), Bullets(tuple(notes))]
     return blocks
+
+
+def paper_notes(spec: dict, dataset_specs: dict, data_provenance: dict) -> list[str]:
+    """A paper's notes: its configured notes, per-data-set options, stand-ins, shape differences."""
+    notes = list(spec.get("notes", []))
+    for dataset, options in sorted(spec.get("dataset_options", {}).items()):
+        if "subsample_rows" in options:
+            notes.append(f"{dataset}: run on a seeded, class-stratified subsample of {options['subsample_rows']} rows.")
+    return notes + _dataset_notes(spec, dataset_specs, data_provenance)
 
 
 def build_report(
@@ -194,11 +219,25 @@ def build_report(
             "Nothing here is edited by hand."
         )
     )
-    for stem, spec, figure in tables:
-        doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance))
-        if figure is not None:
-            (out_dir / "figures").mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(figure, out_dir / "figures" / figure.name)
+    if tables and tables[0][1].get("profile") == "quick":
+        doc.add(
+            Paragraph(
+                "Profile quick: few data sets, folds and trees, small grids. A demonstration of the "
+                "pipeline; its numbers are not comparable with the papers'."
+            )
+        )
+    papers = list(dict.fromkeys(spec["paper"] for _, spec, _ in tables))
+    for paper in papers:
+        mine = [(stem, spec, fig) for stem, spec, fig in tables if spec["paper"] == paper]
+        doc.add(Heading(f"{paper.upper()}: {mine[0][1].get('title', paper)}"))
+        for stem, spec, figure in mine:
+            doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance))
+            if figure is not None:
+                (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(figure, out_dir / "figures" / figure.name)
+        notes = list(dict.fromkeys(n for _, spec, _ in mine for n in paper_notes(spec, dataset_specs, data_provenance)))
+        if notes:
+            doc.add(Heading("Notes", 3), Bullets(tuple(notes)))
     sources = tuple(
         f"{name}: {p.get('source', '?')} "
         + ", ".join(f"{f.get('path', '?')} (sha256 {str(f.get('sha256', '?'))[:12]}…)" for f in p.get("files", []))

@@ -27,9 +27,20 @@ def load_published(filename: str) -> pd.DataFrame:
 
 
 def published_cells(filename: str, metric: str) -> pd.DataFrame:
-    """The per-data-set cells of ``metric``, indexed by (published dataset, published method)."""
+    """The per-data-set cells of ``metric`` as ``mean`` and ``std``, indexed by (data set, method).
+
+    Tables that print a mean ± std (BRF, RCRF) give both; tables that print one value (WDF) or a
+    median over samples (C2RF, whose rows are instance ids) give it as ``mean`` with no std.
+    """
     table = load_published(filename)
-    cells = table[table["metric"] == metric]
+    cells = table[table["metric"] == metric].copy()
+    if "dataset" not in cells:
+        cells["dataset"] = cells["id"].astype(str)
+    for column in ("value", "median"):
+        if column in cells:
+            cells["mean"] = cells[column]
+    if "std" not in cells:
+        cells["std"] = float("nan")
     return cells.set_index(["dataset", "method"])[["mean", "std"]]
 
 
@@ -37,4 +48,4 @@ def published_mean_ranks(filename: str) -> pd.Series:
     """The mean ranks the paper prints (rows with metric ``mean_rank``), by published method."""
     table = load_published(filename)
     ranks = table[table["metric"] == "mean_rank"]
-    return ranks.set_index("method")["mean"]
+    return ranks.set_index("method")["mean"] if len(ranks) else pd.Series(dtype=float)

@@ -69,27 +69,32 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
         {m: spec["methods"][m] for m in spec["method_order"]},
         {d: spec["datasets"][d] for d in spec["dataset_order"]},
         std_factor=spec["report"]["tolerance_std_factor"],
-        abs_tolerance=spec["report"]["tolerance_abs"],
+        abs_tolerance=spec.get("tolerance_abs", spec["report"]["tolerance_abs"]),
     )
     higher = spec.get("higher_is_better", True)
     alpha = spec.get("alpha", 0.05)
+    if not spec.get("rank", True):
+        skipped = {"note": "this table is not ranked", "n_datasets": 0, "excluded_datasets": []}
+        return TableResult(spec=spec, cells=cells, ours=dict(skipped), published=dict(skipped))
     ours_scores = score_matrix(cells, "mean")
     ours = rank_statistics(ours_scores, higher_is_better=higher, alpha=alpha)
     # The paper's numbers are ranked on the same cells as ours, so the two rankings compare.
     same_cells = score_matrix(cells, "published_mean").loc[ours_scores.dropna().index]
     theirs = rank_statistics(same_cells, higher_is_better=higher, alpha=alpha)
     printed = published_mean_ranks(spec["published"])
-    theirs["paper_printed_mean_ranks"] = {m: float(r) for m, r in printed.items()}
-    full = published_cells(spec["published"], metric)["mean"].unstack("method")[list(printed.index)]
-    recomputed = mean_ranks(full.dropna(), higher_is_better=higher)
-    theirs["paper_recomputed_mean_ranks"] = {m: float(r) for m, r in recomputed.items()}
+    if len(printed):
+        theirs["paper_printed_mean_ranks"] = {m: float(r) for m, r in printed.items()}
+        full = published_cells(spec["published"], metric)["mean"].unstack("method")[list(printed.index)]
+        recomputed = mean_ranks(full.dropna(), higher_is_better=higher)
+        theirs["paper_recomputed_mean_ranks"] = {m: float(r) for m, r in recomputed.items()}
     return TableResult(spec=spec, cells=cells, ours=ours, published=theirs)
 
 
-def _fmt(mean: float, std: float) -> str:
+def format_cell(mean: float, std: float, digits: int = 4) -> str:
+    """``mean ± std`` with ``digits`` decimals; the mean alone without a std; — when missing."""
     if np.isnan(mean):
         return "—"
-    return f"{mean:.4f} ± {std:.4f}" if not np.isnan(std) else f"{mean:.4f}"
+    return f"{mean:.{digits}f} ± {std:.{digits}f}" if not np.isnan(std) else f"{mean:.{digits}f}"
 
 
 def wide_table(result: TableResult) -> Table:
@@ -103,7 +108,11 @@ def wide_table(result: TableResult) -> Table:
         row = [dataset]
         for m in methods:
             cell = result.cells[(result.cells["dataset"] == dataset) & (result.cells["method"] == m)].iloc[0]
-            row += [_fmt(cell["mean"], cell["std"]), _fmt(cell["published_mean"], cell["published_std"])]
+            digits = result.spec.get("digits", 4)
+            row += [
+                format_cell(cell["mean"], cell["std"], digits),
+                format_cell(cell["published_mean"], cell["published_std"], digits),
+            ]
         rows.append(tuple(row))
     ranks_ours = result.ours.get("mean_ranks", {})
     ranks_pub = result.published.get("mean_ranks", {})

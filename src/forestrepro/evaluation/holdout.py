@@ -1,0 +1,74 @@
+"""A seeded, stratified train/test split: the WDF paper's protocol (Sec. 3.1, 80 % / 20 %).
+
+The split's seed is shared by all methods of a paper on a data set, so DF and WDF see the same
+rows. Each repeat draws a new split. One row per repeat: the test metrics and the extras the
+method reports (e.g. the number of cascade levels).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import train_test_split
+
+from ..methods.base import Method
+from .metrics import compute_metrics
+from .protocol import ProtocolError
+from .seeds import model_seed, split_seed
+
+
+def holdout_evaluation(
+    method: Method,
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    paper: str,
+    dataset: str,
+    root_seed: int,
+    protocol: dict,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] = lambda msg: None,
+) -> pd.DataFrame:
+    """Fit ``method`` on a ``1 - test_size`` share of (X, y) and score it on the rest."""
+    if len(np.unique(y)) < 2:
+        raise ProtocolError(f"data set '{dataset}' has a single class; a classifier cannot be evaluated")
+    rows = []
+    for repeat in range(protocol["repeats"]):
+        s_seed = split_seed(root_seed, paper, dataset, repeat)
+        stratify = y if protocol.get("stratified", True) else None
+        try:
+            train, test = train_test_split(
+                np.arange(len(y)), test_size=protocol["test_size"], stratify=stratify, random_state=s_seed
+            )
+        except ValueError as err:
+            raise ProtocolError(f"data set '{dataset}': cannot split {protocol['test_size']} off: {err}") from err
+        m_seed = model_seed(root_seed, paper, method.name, dataset, repeat, 0)
+        started = time.perf_counter()
+        y_pred, extras = method.fit_predict(X[train], y[train], X[test], m_seed, n_jobs=n_jobs)
+        seconds = time.perf_counter() - started
+        scores = compute_metrics(y[test], y_pred, protocol["metrics"])
+        rows.append(
+            {
+                "paper": paper,
+                "method": method.name,
+                "dataset": dataset,
+                "repeat": repeat,
+                "fold": 0,
+                "n_train": len(train),
+                "n_test": len(test),
+                **scores,
+                **extras,
+                "split_seed": s_seed,
+                "model_seed": m_seed,
+                "fit_seconds": seconds,
+            }
+        )
+        progress(
+            f"{paper}/{method.name}/{dataset} repeat {repeat}: "
+            + ", ".join(f"{k}={v:.4f}" for k, v in {**scores, **extras}.items())
+            + f" ({seconds:.1f}s)"
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,65 @@
+"""Claim verdicts on hand-made cells."""
+
+import pandas as pd
+import pytest
+
+from forestrepro.report.claims import FAILS, HOLDS, UNKNOWN, evaluate_claim
+
+CELLS = pd.DataFrame(
+    [
+        # dataset, method, published_mean, mean
+        ("lo1", "a", 0.80, 0.81), ("lo1", "b", 0.79, 0.82),
+        ("lo2", "a", 0.70, 0.70), ("lo2", "b", 0.70, 0.69),
+        ("hi1", "a", 0.90, 0.95), ("hi1", "b", 0.85, 0.90),
+    ],
+    columns=["dataset", "method", "published_mean", "mean"],
+)
+RANKS = {
+    "published": {"mean_ranks": {"a": 1.2, "b": 2.9, "c": 1.9}, "nemenyi_cd": 1.5},
+    "ours": {"mean_ranks": {"a": 1.9, "b": 2.0, "c": 2.1}, "nemenyi_cd": 1.5},
+}
+SPEC = {"higher_is_better": True}
+
+
+def test_dominates_on_each_side():
+    got = evaluate_claim({"text": "t", "kind": "dominates", "a": "a", "b": "b"}, CELLS, RANKS, SPEC)
+    assert got["paper"] == HOLDS  # 0.80>=0.79, 0.70>=0.70, 0.90>=0.85
+    assert got["ours"] == FAILS and "lo1" in got["ours_evidence"]
+
+
+def test_lower_is_better_flips_the_comparison():
+    got = evaluate_claim({"text": "t", "kind": "dominates", "a": "b", "b": "a"}, CELLS, RANKS, {"higher_is_better": False})
+    assert got["paper"] == HOLDS
+
+
+def test_larger_gain_on_subset():
+    claim = {"text": "t", "kind": "larger_gain_on_subset", "a": "a", "b": "b", "subset": ["hi1"]}
+    got = evaluate_claim(claim, CELLS, RANKS, SPEC)
+    # paper: gain 0.05 on hi1 vs mean(0.01, 0.0) = 0.005 elsewhere; ours: 0.05 vs mean(-0.01, 0.01) = 0.
+    assert got["paper"] == HOLDS and got["ours"] == HOLDS
+
+
+def test_better_on_count():
+    # paper: a wins lo1 and hi1 (lo2 is a tie); ours: a wins lo2 and hi1, loses lo1.
+    claim = {"text": "t", "kind": "better_on_count", "a": "a", "b": "b", "count": 2}
+    got = evaluate_claim(claim, CELLS, RANKS, SPEC)
+    assert (got["paper"], got["ours"]) == (HOLDS, HOLDS)
+    assert got["paper_evidence"] == got["ours_evidence"] == "better on 2 of 3"
+    got = evaluate_claim({**claim, "count": 3}, CELLS, RANKS, SPEC)
+    assert (got["paper"], got["ours"]) == (FAILS, FAILS)
+
+
+def test_rank_claims():
+    sig = evaluate_claim({"text": "t", "kind": "significantly_better", "a": "a", "b": "b"}, CELLS, RANKS, SPEC)
+    assert sig["paper"] == HOLDS and sig["ours"] == FAILS  # gaps 1.7 and 0.1 vs CD 1.5
+    best = evaluate_claim({"text": "t", "kind": "best_mean_rank", "a": "c"}, CELLS, RANKS, SPEC)
+    assert best["paper"] == FAILS and best["ours"] == FAILS
+    close = evaluate_claim({"text": "t", "kind": "not_significantly_different", "a": "a", "others": ["b", "c"]}, CELLS, RANKS, SPEC)
+    assert close["paper"] == FAILS and close["ours"] == HOLDS
+
+
+def test_missing_cells_and_unknown_kinds():
+    got = evaluate_claim({"text": "t", "kind": "dominates", "a": "a", "b": "zzz"}, CELLS, RANKS, SPEC)
+    assert got["paper"] == UNKNOWN
+    with pytest.raises(ValueError, match="kind"):
+        evaluate_claim({"text": "t", "kind": "vibes", "a": "a"}, CELLS, RANKS, SPEC)
