@@ -18,6 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 MIRROR = (REPO.parent / "shared" / "datasets").resolve()
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 TINY = [
+    "papers=[brf]",
     "paper.brf.datasets=[wine,sonar]",
     "method.rf.params.n_estimators=5",
     "method.rf.grid.k_offset=[0]",

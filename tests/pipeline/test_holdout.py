@@ -1,0 +1,50 @@
+"""The holdout protocol and the cascade methods (DF, WDF) as the WDF paper's jobs run them."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+
+from forestrepro.evaluation.holdout import holdout_evaluation
+from forestrepro.evaluation.protocol import ProtocolError
+from forestrepro.evaluation.seeds import split_seed
+from forestrepro.methods import build_method
+
+PROTOCOL = {"kind": "holdout", "test_size": 0.2, "repeats": 1, "stratified": True, "metrics": ["accuracy_pct"]}
+TINY_CASCADE = {"n_rf": 1, "n_crf": 1, "n_trees": 5, "n_folds": 2, "early_stopping_rounds": 1, "max_levels": 2}
+
+
+def _method(name="df", options=None, **params):
+    config = {"name": name, "estimator": "cascade_forest", "params": {**TINY_CASCADE, **params}, "grid": {}}
+    return build_method(config, options)
+
+
+def test_holdout_row_has_metrics_levels_and_the_shared_split():
+    X, y = make_classification(n_samples=100, n_features=6, n_informative=3, random_state=0)
+    df = holdout_evaluation(_method(), X, y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL)
+    wdf = holdout_evaluation(_method("wdf", weighting="accuracy"), X, y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL)
+    assert len(df) == 1 and df.loc[0, "n_test"] == 20 and df.loc[0, "n_train"] == 80
+    assert 0 <= df.loc[0, "accuracy_pct"] <= 100
+    assert 1 <= df.loc[0, "best_level"] <= df.loc[0, "n_levels"] <= 2
+    assert df.loc[0, "split_seed"] == wdf.loc[0, "split_seed"] == split_seed(1, "wdf", "d", 0)
+    again = holdout_evaluation(_method(), X, y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL, n_jobs=2)
+    assert again.loc[0, "accuracy_pct"] == df.loc[0, "accuracy_pct"]
+
+
+def test_text_option_builds_bag_of_words_on_the_training_part():
+    rng = np.random.default_rng(0)
+    words = np.array(["good", "great", "fine", "bad", "awful", "poor", "movie", "plot"])
+    y = rng.integers(0, 2, 80)
+    X = np.array([" ".join(rng.choice(words[:3] if label else words[3:6], 3)) + " movie" for label in y], dtype=object)
+    rows = holdout_evaluation(_method(options={"text": {"max_features": 8}}), X, y, paper="wdf", dataset="t", root_seed=1, protocol=PROTOCOL)
+    assert rows.loc[0, "accuracy_pct"] > 90  # the sentiment words separate the classes
+
+
+def test_scan_option_builds_a_deep_forest():
+    method = _method(options={"scan": {"shape": [4, 4]}}, scanner={"n_trees": 3, "n_folds": 2})
+    assert type(method.estimator(0)).__name__ == "DeepForestClassifier"
+    assert type(_method().estimator(0)).__name__ == "CascadeForestClassifier"
+
+
+def test_single_class_is_a_clear_error():
+    with pytest.raises(ProtocolError, match="'one'"):
+        holdout_evaluation(_method(), np.zeros((10, 2)), np.zeros(10), paper="wdf", dataset="one", root_seed=1, protocol=PROTOCOL)
