@@ -215,3 +215,13 @@ def test_rules_validate_their_names():
         BestThreshold("mse")
     with pytest.raises(ValueError, match="of must be"):
         Midpoint("gini", of="box")
+
+
+def test_iig_of_exactly_zero_makes_a_leaf():
+    # Counts (2, 1); both cuts give (1, 0) + (1, 1): IIG = 1 - 1/3 * 1 - 2/3 * 1 = 0 exactly
+    # (H* of (2, 1), (1, 0) and (1, 1) with s = 1 are all 1 bit), which floating point may
+    # compute as +1e-16. No cut has positive IIG, so the root is a leaf.
+    tree = PluggableTreeClassifier(split_rule=BestThreshold("iig")).fit(
+        np.array([[0.0], [1.0], [2.0]]), np.array([0, 1, 0])
+    )
+    assert tree.tree_.node_count == 1

@@ -53,11 +53,17 @@ def node_stat(counts, weight, n_classes, params, buf):
     return max_entropy(counts, weight, n_classes, params[0], buf[2])
 
 
+# IIG is a difference of entropies of a few bits; below this it is rounding error, and a
+# zero gain computed as +1e-16 must not split a node (e.g. counts (2, 1) -> (1, 0) + (1, 1)).
+ZERO_GAIN = 1e-12
+
+
 @njit(cache=True, nogil=True)
 def score(left, right, w_left, w_right, weight, n_classes, stat, params, buf):
     s = params[0]
-    return (stat - w_left / weight * max_entropy(left, w_left, n_classes, s, buf[2])
+    gain = (stat - w_left / weight * max_entropy(left, w_left, n_classes, s, buf[2])
             - w_right / weight * max_entropy(right, w_right, n_classes, s, buf[2]))
+    return 0.0 if abs(gain) < ZERO_GAIN else gain
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
