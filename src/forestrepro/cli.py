@@ -39,8 +39,16 @@ def cmd_fetch(args: argparse.Namespace) -> None:
     _log(f"wrote {args.out}: {loaded.provenance.get('shape')}")
 
 
+def _sweep_configs(method_config: dict, sweep: dict | None) -> list[tuple[object, dict]]:
+    """(value, method config) for each value of the experiment's sweep, or one unswept config."""
+    if not sweep:
+        return [(None, method_config)]
+    key = sweep["param"].removeprefix("params.")
+    return [(v, {**method_config, "params": {**method_config["params"], key: v}}) for v in sweep["values"]]
+
+
 def cmd_train(args: argparse.Namespace) -> None:
-    """Run one (paper, method, data set) job: all its folds, one row each."""
+    """Run one (paper, experiment, method, data set) job: all its folds, one row each."""
     from .data import apply_paper_target, read_dataset
     from .evaluation.holdout import holdout_evaluation
     from .evaluation.protocol import nested_cross_validation, subsample_stratified
@@ -50,7 +58,6 @@ def cmd_train(args: argparse.Namespace) -> None:
     runners = {"nested_cv": nested_cross_validation, "holdout": holdout_evaluation}
     spec = _read_json(args.spec)
     paper, dataset = spec["paper"], spec["dataset"]
-    method = build_method(spec["method_config"], spec["dataset_options"])
     X, y, _ = read_dataset(args.data, allow_text="text" in spec["dataset_options"])
     y = apply_paper_target(y, spec["dataset_config"], paper)
     rows = spec["dataset_options"].get("subsample_rows")
@@ -58,12 +65,21 @@ def cmd_train(args: argparse.Namespace) -> None:
         X, y = subsample_stratified(X, y, rows, derive_seed(spec["root_seed"], paper, dataset, "subsample"), dataset)
         _log(f"{dataset}: stratified subsample of {len(y)} rows (paper option subsample_rows)")
     n_features = X.shape[1] if X.ndim == 2 else "text"
-    _log(f"{paper}/{method.name}/{dataset}: {X.shape[0]} rows x {n_features} features, {args.threads} thread(s)")
+    _log(f"{spec['tag']}/{paper}/{spec['experiment']}/{spec['method']}/{dataset}: "
+         f"{X.shape[0]} rows x {n_features} features, {args.threads} thread(s)")
     started = time.perf_counter()
-    results = runners[spec["protocol"]["kind"]](
-        method, X, y, paper=paper, dataset=dataset, root_seed=spec["root_seed"],
-        protocol=spec["protocol"], n_jobs=args.threads, progress=_log,
-    )
+    parts = []
+    for value, method_config in _sweep_configs(spec["method_config"], spec.get("sweep")):
+        method = build_method(method_config, spec["dataset_options"])
+        part = runners[spec["protocol"]["kind"]](
+            method, X, y, paper=paper, dataset=dataset, root_seed=spec["root_seed"],
+            protocol=spec["protocol"], n_jobs=args.threads, progress=_log,
+        )
+        if value is not None:
+            part.insert(3, "sweep_value", value)
+        parts.append(part)
+    results = pd.concat(parts, ignore_index=True)
+    results.insert(1, "experiment", spec["experiment"])
     with atomic_path(args.out) as tmp:
         results.to_parquet(tmp, index=False)
     provenance = {
@@ -72,7 +88,7 @@ def cmd_train(args: argparse.Namespace) -> None:
         "wall_seconds": round(time.perf_counter() - started, 3),
         "threads": args.threads,
         "python": platform.python_version(),
-        "packages": {p: metadata.version(p) for p in ("numpy", "scikit-learn", "pandas", "scipy")},
+        "packages": {p: metadata.version(p) for p in ("numpy", "scikit-learn", "pandas", "scipy", "numba")},
     }
     write_text_atomic(Path(args.out).with_suffix(".provenance.json"), json.dumps(provenance, indent=2, sort_keys=True) + "\n")
     _log(f"wrote {args.out} in {provenance['wall_seconds']:.1f}s")
@@ -120,7 +136,7 @@ def cmd_plan(args: argparse.Namespace) -> None:
     base = compose_config([], profile=cfg["profile"])
     print(f"tag: {compute_tag(cfg, base, args.tag)}")
     for job in plan_jobs(cfg):
-        print(f"  {job.paper}/{job.method}/{job.dataset}")
+        print(f"  {job.path}")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -56,4 +56,16 @@ def test_plan_rejects_a_typo_with_valid_keys(capsys):
 def test_plan_lists_jobs_and_tag(capsys):
     assert main(["plan", "--profile", "paper"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("tag: paper") and "brf/svm/isolet" in out
+    assert out.startswith("tag: paper") and "brf/main/svm/isolet" in out
+
+
+def test_sweep_gives_one_config_per_value():
+    from forestrepro.cli import _sweep_configs
+
+    config = {"name": "rf", "estimator": "textbook_rf", "params": {"n_estimators": 100, "voting": "majority"}, "grid": {}}
+    swept = _sweep_configs(config, {"param": "params.n_estimators", "values": [1, 10]})
+    assert [v for v, _ in swept] == [1, 10]
+    assert [c["params"]["n_estimators"] for _, c in swept] == [1, 10]
+    assert all(c["params"]["voting"] == "majority" for _, c in swept)
+    assert config["params"]["n_estimators"] == 100
+    assert _sweep_configs(config, None) == [(None, config)]

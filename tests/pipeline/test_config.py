@@ -10,7 +10,7 @@ from forestrepro.config import ConfigError, compose_config, compute_tag, plan_jo
 def test_quick_profile_composes_with_every_dataset():
     cfg = compose_config()
     assert cfg["profile"] == "quick"
-    assert set(cfg["paper"]["brf"]["datasets"]) <= set(cfg["dataset"])
+    assert set(cfg["paper"]["brf"]["experiments"]["main"]["datasets"]) <= set(cfg["dataset"])
     assert cfg["protocol"]["brf_cv5"]["outer_folds"] == 2
 
 
@@ -19,7 +19,7 @@ def test_paper_profile_has_the_papers_settings():
     assert cfg["protocol"]["brf_cv5"]["outer_folds"] == 5
     assert cfg["protocol"]["brf_cv5"]["inner_folds"] == 5
     assert cfg["method"]["rf"]["params"]["n_estimators"] == 100
-    assert len(cfg["paper"]["brf"]["datasets"]) == 15
+    assert len(cfg["paper"]["brf"]["experiments"]["main"]["datasets"]) == 15
 
 
 def test_override_changes_the_value():
@@ -48,9 +48,19 @@ def test_malformed_override_is_an_error():
 
 def test_unknown_dataset_and_method_are_named():
     with pytest.raises(ConfigError, match="unknown data set 'wnie'.*wine"):
-        compose_config(["paper.brf.datasets=[wnie]"])
+        compose_config(["paper.brf.experiments.main.datasets=[wnie]"])
     with pytest.raises(ConfigError, match="unknown method 'svn'"):
-        compose_config(["paper.brf.methods=[svn]"])
+        compose_config(["paper.brf.experiments.main.methods=[svn]"])
+
+
+def test_a_table_must_name_an_existing_experiment():
+    with pytest.raises(ConfigError, match="unknown experiment 'mian'"):
+        compose_config(["paper.brf.tables.table2.experiment=mian"])
+
+
+def test_sweep_param_must_be_a_method_param():
+    with pytest.raises(ConfigError, match="sweep"):
+        compose_config(["+paper.brf.experiments.main.sweep={param: n_estimators, values: [1]}"])
 
 
 def test_unknown_profile_is_an_error():
@@ -75,7 +85,7 @@ def test_job_specs_are_written_once(tmp_path):
     jobs = write_job_specs(cfg, "quick", tmp_path)
     assert jobs == plan_jobs(cfg)
     assert len([j for j in jobs if j.paper == "brf"]) == 3 * 3  # quick: 3 methods x 3 data sets
-    spec_path = tmp_path / "runs" / "quick" / "specs" / "brf" / "svm" / "wine.json"
+    spec_path = tmp_path / "runs" / "quick" / "specs" / "brf" / "main" / "svm" / "wine.json"
     spec = json.loads(spec_path.read_text())
     assert spec["method_config"]["estimator"] == "svm_rbf"
     mtime = spec_path.stat().st_mtime_ns

@@ -19,7 +19,7 @@ MIRROR = (REPO.parent / "shared" / "datasets").resolve()
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 TINY = [
     "papers=[brf]",
-    "paper.brf.datasets=[wine,sonar]",
+    "paper.brf.experiments.main.datasets=[wine,sonar]",
     "method.rf.params.n_estimators=5",
     "method.rf.grid.k_offset=[0]",
     "method.svm.grid.log2_C=[1]",
@@ -82,7 +82,7 @@ def test_cores_do_not_change_the_numbers(finished_run, tmp_path):
 
 def test_interrupted_run_resumes_without_redoing_finished_jobs(tmp_path):
     proc = snakemake(tmp_path, "--cores", "1", background=True)
-    runs = tmp_path / "results" / "runs" / "tiny" / "brf"
+    runs = tmp_path / "results" / "runs" / "tiny" / "brf" / "main"
     deadline = time.time() + 240
     while time.time() < deadline and len(list(runs.glob("*/*.parquet"))) < 2:
         time.sleep(0.2)
@@ -103,6 +103,6 @@ def test_bad_override_stops_with_the_valid_keys(tmp_path):
 
 
 def test_unknown_dataset_stops_with_the_valid_names(tmp_path):
-    proc = snakemake(tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["paper.brf.datasets=[wnie]"])
+    proc = snakemake(tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["paper.brf.experiments.main.datasets=[wnie]"])
     assert proc.returncode != 0
     assert "unknown data set 'wnie'" in proc.stderr + proc.stdout

@@ -36,6 +36,7 @@ RANKED_TABLES = [(p, t) for p, t in TABLES if CFG["paper"][p]["tables"][t].get("
 wildcard_constraints:
     dataset="[A-Za-z0-9_]+",
     paper="[a-z0-9]+",
+    experiment="[A-Za-z0-9_]+",
     method="[A-Za-z0-9_]+",
     table="[A-Za-z0-9_]+",
 
@@ -44,9 +45,11 @@ def method_resources(method, key, default):
     return CFG["method"][method].get("resources", {}).get(key, default)
 
 
-def runs_of_paper(paper):
+def runs_of_table(paper, table):
+    """The run files of every job of the experiment that ``table`` of ``paper`` reads."""
+    experiment = CFG["paper"][paper]["tables"][table]["experiment"]
     return [
-        f"{RESULTS}/runs/{TAG}/{job.paper}/{job.method}/{job.dataset}.parquet"
+        f"{RESULTS}/runs/{TAG}/{job.path}.parquet"
         for job in JOBS
-        if job.paper == paper
+        if job.paper == paper and job.experiment == experiment
     ]

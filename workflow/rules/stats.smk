@@ -5,7 +5,7 @@
 rule table:
     input:
         spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{table}}.table.json",
-        runs=lambda wc: runs_of_paper(wc.paper),
+        runs=lambda wc: runs_of_table(wc.paper, wc.table),
     output:
         csv=report(
             f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}.csv",

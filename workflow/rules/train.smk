@@ -1,17 +1,18 @@
-# One job per (paper, method, data set); its folds and inner model selection run inside.
+# One job per (paper, experiment, method, data set); its folds, repeats, inner model selection
+# and sweep values run inside.
 # Seeds derive from (root seed, paper, method, data set, fold), so neither job order nor
 # --cores changes a number.
 
 
 rule train:
     input:
-        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{method}}/{{dataset}}.json",
+        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{experiment}}/{{method}}/{{dataset}}.json",
         data=f"{RESULTS}/data/{{dataset}}.parquet",
     output:
-        runs=f"{RESULTS}/runs/{TAG}/{{paper}}/{{method}}/{{dataset}}.parquet",
-        provenance=f"{RESULTS}/runs/{TAG}/{{paper}}/{{method}}/{{dataset}}.provenance.json",
+        runs=f"{RESULTS}/runs/{TAG}/{{paper}}/{{experiment}}/{{method}}/{{dataset}}.parquet",
+        provenance=f"{RESULTS}/runs/{TAG}/{{paper}}/{{experiment}}/{{method}}/{{dataset}}.provenance.json",
     log:
-        f"{RESULTS}/logs/{TAG}/train/{{paper}}/{{method}}/{{dataset}}.log",
+        f"{RESULTS}/logs/{TAG}/train/{{paper}}/{{experiment}}/{{method}}/{{dataset}}.log",
     threads: 4
     resources:
         mem_mb=lambda wc: method_resources(wc.method, "mem_mb", 2000),

@@ -1,6 +1,8 @@
 """Plan the pipeline's jobs from a composed configuration and write their specifications.
 
-A job is one (paper, method, data set); its folds run inside it. Each job reads a plain JSON
+A paper has one or more experiments (a protocol, methods, data sets, and optionally a sweep of
+one method parameter); a job is one (paper, experiment, method, data set), and its folds,
+repeats and sweep values run inside it. Each job reads a plain JSON
 specification holding everything it needs, written only when its content changes, so an
 unchanged rerun leaves modification times alone and Snakemake finds nothing to do, while a
 changed setting reruns exactly the jobs it touches.
@@ -22,11 +24,17 @@ TAG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 @dataclass(frozen=True)
 class JobSpec:
-    """One training job: a method run on a data set under a paper's protocol."""
+    """One training job: a method run on a data set in one experiment of a paper."""
 
     paper: str
+    experiment: str
     method: str
     dataset: str
+
+    @property
+    def path(self) -> str:
+        """``<paper>/<experiment>/<method>/<dataset>``: where its results live under a tag."""
+        return f"{self.paper}/{self.experiment}/{self.method}/{self.dataset}"
 
 
 def _result_relevant(cfg: dict) -> dict:
@@ -61,13 +69,13 @@ def compute_tag(cfg: dict, profile_cfg: dict, explicit: str | None = None) -> st
 
 
 def plan_jobs(cfg: dict) -> list[JobSpec]:
-    """Every (paper, method, data set) job of the papers selected in ``cfg``, in a stable order."""
+    """Every (paper, experiment, method, data set) job of the selected papers, in a stable order."""
     jobs = []
     for paper in cfg["papers"]:
-        pcfg = cfg["paper"][paper]
-        for method in pcfg["methods"]:
-            for dataset in pcfg["datasets"]:
-                jobs.append(JobSpec(paper, method, dataset))
+        for name, exp in cfg["paper"][paper]["experiments"].items():
+            for method in exp["methods"]:
+                for dataset in exp["datasets"]:
+                    jobs.append(JobSpec(paper, name, method, dataset))
     return jobs
 
 
@@ -80,7 +88,7 @@ def dataset_spec_path(results: Path, dataset: str) -> Path:
 
 
 def job_spec_path(results: Path, tag: str, job: JobSpec) -> Path:
-    return results / "runs" / tag / "specs" / job.paper / job.method / f"{job.dataset}.json"
+    return results / "runs" / tag / "specs" / f"{job.path}.json"
 
 
 def table_spec_path(results: Path, tag: str, paper: str, table: str) -> Path:
@@ -99,13 +107,16 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
         write_text_if_changed(dataset_spec_path(results, dataset), _dump(cfg["dataset"][dataset]))
     for job in jobs:
         pcfg = cfg["paper"][job.paper]
+        exp = pcfg["experiments"][job.experiment]
         spec = {
             "tag": tag,
             "paper": job.paper,
+            "experiment": job.experiment,
             "method": job.method,
             "dataset": job.dataset,
             "root_seed": cfg["root_seed"],
-            "protocol": cfg["protocol"][pcfg["protocol"]],
+            "protocol": cfg["protocol"][exp["protocol"]],
+            "sweep": exp.get("sweep"),
             "method_config": cfg["method"][job.method],
             "dataset_config": cfg["dataset"][job.dataset],
             "dataset_options": pcfg.get("dataset_options", {}).get(job.dataset, {}),
@@ -114,19 +125,20 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
     for paper in cfg["papers"]:
         pcfg = cfg["paper"][paper]
         for table, tcfg in pcfg["tables"].items():
+            exp = pcfg["experiments"][tcfg["experiment"]]
             spec = {
                 "tag": tag,
                 "paper": paper,
                 "table": table,
                 **tcfg,
                 # JSON sorts mapping keys, so the paper's row and column order is kept as lists.
-                "method_order": [m for m in pcfg["methods"] if m in tcfg["methods"]],
-                "dataset_order": [d for d in pcfg["datasets"] if d in tcfg["datasets"]],
+                "method_order": [m for m in exp["methods"] if m in tcfg["methods"]],
+                "dataset_order": [d for d in exp["datasets"] if d in tcfg["datasets"]],
                 "report": cfg["report"],
                 "profile": cfg["profile"],
                 "title": pcfg["title"],
                 "dataset_options": {
-                    d: o for d, o in pcfg.get("dataset_options", {}).items() if d in pcfg["datasets"]
+                    d: o for d, o in pcfg.get("dataset_options", {}).items() if d in exp["datasets"]
                 },
                 "notes": pcfg.get("notes", []),
                 "claims": [c for c in pcfg.get("claims", []) if c["table"] == table],

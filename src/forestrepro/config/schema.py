@@ -41,16 +41,25 @@ def check_references(cfg: dict) -> list[str]:
             problems.append(_unknown("paper", paper, list(cfg["paper"]), "papers"))
             continue
         pcfg = cfg["paper"][paper]
-        where = f"paper.{paper}"
-        if pcfg["protocol"] not in cfg["protocol"]:
-            problems.append(_unknown("protocol", pcfg["protocol"], list(cfg["protocol"]), where))
-        for method in pcfg["methods"]:
-            if method not in cfg["method"]:
-                problems.append(_unknown("method", method, list(cfg["method"]), f"{where}.methods"))
-        for dataset in [*pcfg["datasets"], *pcfg.get("dataset_options", {})]:
+        for name, exp in pcfg["experiments"].items():
+            where = f"paper.{paper}.experiments.{name}"
+            if exp["protocol"] not in cfg["protocol"]:
+                problems.append(_unknown("protocol", exp["protocol"], list(cfg["protocol"]), where))
+            for method in exp["methods"]:
+                if method not in cfg["method"]:
+                    problems.append(_unknown("method", method, list(cfg["method"]), f"{where}.methods"))
+            for dataset in exp["datasets"]:
+                if dataset not in cfg.get("dataset", {}):
+                    problems.append(_unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets"))
+        for dataset in pcfg.get("dataset_options", {}):
             if dataset not in cfg.get("dataset", {}):
                 problems.append(
-                    _unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets")
+                    _unknown("data set", dataset, list(cfg.get("dataset", {})), f"paper.{paper}.dataset_options")
+                )
+        for table, tcfg in pcfg["tables"].items():
+            if tcfg["experiment"] not in pcfg["experiments"]:
+                problems.append(
+                    _unknown("experiment", tcfg["experiment"], list(pcfg["experiments"]), f"paper.{paper}.tables.{table}")
                 )
     return problems
 
