@@ -51,11 +51,18 @@ def cmd_train(args: argparse.Namespace) -> None:
     """Run one (paper, experiment, method, data set) job: all its folds, one row each."""
     from .data import apply_paper_target, read_dataset
     from .evaluation.holdout import holdout_evaluation
+    from .evaluation.kappa_error import kappa_error_cv
+    from .evaluation.oob import oob_repeats
     from .evaluation.protocol import nested_cross_validation, subsample_stratified
     from .evaluation.seeds import derive_seed
     from .methods import build_method
 
-    runners = {"nested_cv": nested_cross_validation, "holdout": holdout_evaluation}
+    runners = {
+        "nested_cv": nested_cross_validation,
+        "holdout": holdout_evaluation,
+        "oob_repeats": oob_repeats,
+        "kappa_error_cv": kappa_error_cv,
+    }
     spec = _read_json(args.spec)
     paper, dataset = spec["paper"], spec["dataset"]
     X, y, _ = read_dataset(args.data, allow_text="text" in spec["dataset_options"])
@@ -114,6 +121,16 @@ def cmd_plot(args: argparse.Namespace) -> None:
         _log(f"wrote {path}")
 
 
+def cmd_figure(args: argparse.Namespace) -> None:
+    """Draw one of a paper's figures from its experiment's runs."""
+    from .report.paper_figures import draw_figure
+
+    spec = _read_json(args.spec)
+    runs = pd.concat([pd.read_parquet(p) for p in args.runs], ignore_index=True)
+    for path in draw_figure(runs, spec, args.out_stem):
+        _log(f"wrote {path}")
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     """Assemble ``results/report/<tag>/index.{md,html}``."""
     from .report.build import build_report
@@ -122,9 +139,10 @@ def cmd_report(args: argparse.Namespace) -> None:
     for stem, spec_path in zip(args.tables, args.table_specs):
         png = Path(args.figures_dir) / f"{Path(stem).name}_cd.png"
         tables.append((Path(stem), _read_json(spec_path), png if png.exists() else None))
+    figures = [(Path(png), _read_json(spec)) for png, spec in zip(args.paper_figures, args.figure_specs)]
     dataset_specs = {Path(p).stem: _read_json(p) for p in args.dataset_specs}
     data_provenance = {Path(p).name.removesuffix(".provenance.json"): _read_json(p) for p in args.data_provenance}
-    build_report(args.tag, tables, dataset_specs, data_provenance, args.out_dir)
+    build_report(args.tag, tables, figures, dataset_specs, data_provenance, args.out_dir)
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
 
@@ -171,11 +189,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out-stem", required=True)
     p.set_defaults(func=cmd_plot)
 
+    p = sub.add_parser("figure", help=cmd_figure.__doc__)
+    p.add_argument("--spec", required=True)
+    p.add_argument("--runs", nargs="+", required=True)
+    p.add_argument("--out-stem", required=True)
+    p.set_defaults(func=cmd_figure)
+
     p = sub.add_parser("report", help=cmd_report.__doc__)
     p.add_argument("--tag", required=True)
     p.add_argument("--tables", nargs="+", required=True)
     p.add_argument("--table-specs", nargs="+", required=True)
     p.add_argument("--figures-dir", required=True)
+    p.add_argument("--paper-figures", nargs="*", default=[])
+    p.add_argument("--figure-specs", nargs="*", default=[])
     p.add_argument("--dataset-specs", nargs="*", default=[])
     p.add_argument("--data-provenance", nargs="*", default=[])
     p.add_argument("--out-dir", required=True)

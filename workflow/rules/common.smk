@@ -31,9 +31,11 @@ except ConfigError as err:
 DATASETS = sorted({job.dataset for job in JOBS})
 TABLES = [(paper, table) for paper in CFG["papers"] for table in CFG["paper"][paper]["tables"]]
 RANKED_TABLES = [(p, t) for p, t in TABLES if CFG["paper"][p]["tables"][t].get("rank", True)]
+PAPER_FIGURES = [(paper, fig) for paper in CFG["papers"] for fig in CFG["paper"][paper].get("figures", {})]
 
 
 wildcard_constraints:
+    figure="fig[A-Za-z0-9_]*",
     dataset="[A-Za-z0-9_]+",
     paper="[a-z0-9]+",
     experiment="[A-Za-z0-9_]+",
@@ -47,7 +49,15 @@ def method_resources(method, key, default):
 
 def runs_of_table(paper, table):
     """The run files of every job of the experiment that ``table`` of ``paper`` reads."""
-    experiment = CFG["paper"][paper]["tables"][table]["experiment"]
+    return runs_of_experiment(paper, CFG["paper"][paper]["tables"][table]["experiment"])
+
+
+def runs_of_figure(paper, figure):
+    """The run files of every job of the experiment that ``figure`` of ``paper`` draws."""
+    return runs_of_experiment(paper, CFG["paper"][paper]["figures"][figure]["experiment"])
+
+
+def runs_of_experiment(paper, experiment):
     return [
         f"{RESULTS}/runs/{TAG}/{job.path}.parquet"
         for job in JOBS

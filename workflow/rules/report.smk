@@ -25,11 +25,37 @@ rule plot_cd:
         "{FORESTREPRO} plot --ranks {input.ranks} --title '{params.title}' --out-stem {params.stem} 2> {log}"
 
 
+rule paper_figure:
+    input:
+        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{figure}}.figure.json",
+        runs=lambda wc: runs_of_figure(wc.paper, wc.figure),
+    output:
+        png=report(
+            f"{FIGURES}/{TAG}/{{paper}}_{{figure}}.png",
+            caption="../report/paper_figure.rst",
+            category="Figures",
+            subcategory="{paper}",
+        ),
+        pdf=f"{FIGURES}/{TAG}/{{paper}}_{{figure}}.pdf",
+    log:
+        f"{RESULTS}/logs/{TAG}/figures/{{paper}}_{{figure}}.log",
+    params:
+        stem=f"{FIGURES}/{TAG}/{{paper}}_{{figure}}",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "{FORESTREPRO} figure --spec {input.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"
+
+
 rule report:
     input:
         tables=[f"{RESULTS}/tables/{TAG}/{p}_{t}.csv" for p, t in TABLES],
         table_specs=[f"{RESULTS}/runs/{TAG}/specs/{p}/{t}.table.json" for p, t in TABLES],
         figures=[f"{FIGURES}/{TAG}/{p}_{t}_cd.png" for p, t in RANKED_TABLES],
+        paper_figures=[f"{FIGURES}/{TAG}/{p}_{f}.png" for p, f in PAPER_FIGURES],
+        figure_specs=[f"{RESULTS}/runs/{TAG}/specs/{p}/{f}.figure.json" for p, f in PAPER_FIGURES],
         dataset_specs=[f"{RESULTS}/data/specs/{d}.json" for d in DATASETS],
         data_provenance=[f"{RESULTS}/data/{d}.provenance.json" for d in DATASETS],
     output:
@@ -49,5 +75,6 @@ rule report:
         runtime=5,
     shell:
         "{FORESTREPRO} report --tag {TAG} --tables {params.stems} --table-specs {input.table_specs}"
-        " --figures-dir {FIGURES}/{TAG} --dataset-specs {input.dataset_specs}"
+        " --figures-dir {FIGURES}/{TAG} --paper-figures {input.paper_figures} --figure-specs {input.figure_specs}"
+        " --dataset-specs {input.dataset_specs}"
         " --data-provenance {input.data_provenance} --out-dir {RESULTS}/report/{TAG} 2> {log}"

@@ -95,6 +95,10 @@ def table_spec_path(results: Path, tag: str, paper: str, table: str) -> Path:
     return results / "runs" / tag / "specs" / paper / f"{table}.table.json"
 
 
+def figure_spec_path(results: Path, tag: str, paper: str, figure: str) -> Path:
+    return results / "runs" / tag / "specs" / paper / f"{figure}.figure.json"
+
+
 def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> list[JobSpec]:
     """Write the resolved config, one spec per data set, job and table; return the jobs.
 
@@ -144,4 +148,8 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
                 "claims": [c for c in pcfg.get("claims", []) if c["table"] == table],
             }
             write_text_if_changed(table_spec_path(results, tag, paper, table), _dump(spec))
+        for figure, fcfg in pcfg.get("figures", {}).items():
+            exp = pcfg["experiments"][fcfg["experiment"]]
+            spec = {"tag": tag, "paper": paper, "figure": figure, **fcfg, "method_order": exp["methods"]}
+            write_text_if_changed(figure_spec_path(results, tag, paper, figure), _dump(spec))
     return jobs

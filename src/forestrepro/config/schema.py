@@ -56,7 +56,7 @@ def check_references(cfg: dict) -> list[str]:
                 problems.append(
                     _unknown("data set", dataset, list(cfg.get("dataset", {})), f"paper.{paper}.dataset_options")
                 )
-        for table, tcfg in pcfg["tables"].items():
+        for table, tcfg in [*pcfg["tables"].items(), *pcfg.get("figures", {}).items()]:
             if tcfg["experiment"] not in pcfg["experiments"]:
                 problems.append(
                     _unknown("experiment", tcfg["experiment"], list(pcfg["experiments"]), f"paper.{paper}.tables.{table}")

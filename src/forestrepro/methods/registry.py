@@ -5,8 +5,11 @@ from __future__ import annotations
 from .base import Method, MethodConfigError
 from .baselines import KNN, SVMRbf, TextbookRF
 from .cascades import CascadeForest
+from .forests import RCRF, BreimanRF, CredalRF
 
-METHODS: dict[str, type[Method]] = {cls.key: cls for cls in (SVMRbf, KNN, TextbookRF, CascadeForest)}
+METHODS: dict[str, type[Method]] = {
+    cls.key: cls for cls in (SVMRbf, KNN, TextbookRF, CascadeForest, BreimanRF, CredalRF, RCRF)
+}
 
 
 def build_method(method_config: dict, options: dict | None = None) -> Method:

@@ -206,11 +206,13 @@ def paper_notes(spec: dict, dataset_specs: dict, data_provenance: dict) -> list[
 def build_report(
     tag: str,
     tables: list[tuple[Path, dict, Path | None]],
+    figures: list[tuple[Path, dict]],
     dataset_specs: dict,
     data_provenance: dict,
     out_dir: str | Path,
 ) -> None:
-    """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, png or None)]."""
+    """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
+    and the papers' ``figures`` = [(png, spec)]."""
     out_dir = Path(out_dir)
     doc = Document(f"forestrepro report: {tag}")
     doc.add(
@@ -235,6 +237,11 @@ def build_report(
             if figure is not None:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(figure, out_dir / "figures" / figure.name)
+        for png, fspec in figures:
+            if fspec["paper"] == paper:
+                (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(png, out_dir / "figures" / png.name)
+                doc.add(Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", fspec["caption"]))
         notes = list(dict.fromkeys(n for _, spec, _ in mine for n in paper_notes(spec, dataset_specs, data_provenance)))
         if notes:
             doc.add(Heading("Notes", 3), Bullets(tuple(notes)))

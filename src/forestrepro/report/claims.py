@@ -10,7 +10,9 @@ regenerated ones. Kinds:
 - ``best_mean_rank``: ``a`` has the lowest mean rank;
 - ``significantly_better``: ``a``'s mean rank beats ``b``'s by at least the Nemenyi CD;
 - ``not_significantly_different``: ``a``'s mean rank is within the CD of each of ``others``;
-- ``better_on_count``: ``a`` beats ``b`` strictly on at least ``count`` data sets.
+- ``better_on_count``: ``a`` beats ``b`` strictly on at least ``count`` data sets;
+- ``control_significantly_better``: ``a`` (the table's ``control``) ranks better than each of
+  ``others`` and Holm's post-hoc test finds the difference significant.
 
 "Better" follows the table's ``higher_is_better``.
 """
@@ -70,15 +72,28 @@ def _better_on_count(cells, column, claim, table_spec):
     return verdict, f"better on {wins} of {len(pair)}"
 
 
+def _control_claim(stats: dict, claim: dict):
+    control = stats.get("control")
+    if not control or control["method"] != claim["a"] or any(o not in control["versus"] for o in claim["others"]):
+        return UNKNOWN, f"no post-hoc test against {claim['a']} (set the table's control)"
+    ranks = stats["mean_ranks"]
+    wins = {o: ranks[claim["a"]] < ranks[o] and control["versus"][o]["significant"] for o in claim["others"]}
+    evidence = ", ".join(f"{o} p_Holm={control['versus'][o]['p_holm']:.3g}" for o in claim["others"])
+    return (HOLDS if all(wins.values()) else FAILS), evidence
+
+
 def _rank_claim(stats: dict, claim: dict):
     ranks, cd = stats.get("mean_ranks"), stats.get("nemenyi_cd")
     if not ranks or any(m not in ranks for m in [claim["a"], *claim.get("others", []), *([claim["b"]] if "b" in claim else [])]):
         return UNKNOWN, "no rank statistics for these methods"
     a = ranks[claim["a"]]
     if claim["kind"] == "best_mean_rank":
-        best = min(ranks, key=ranks.get)
-        verdict = HOLDS if np.isclose(a, ranks[best]) else FAILS
-        return verdict, f"{claim['a']} {a:.3f}; best {best} {ranks[best]:.3f}"
+        best = min(ranks.values())
+        leaders = sorted(m for m, r in ranks.items() if np.isclose(r, best))
+        if not np.isclose(a, best):
+            return FAILS, f"{claim['a']} {a:.3f}; best {', '.join(leaders)} {best:.3f}"
+        tie = f" (tied with {', '.join(m for m in leaders if m != claim['a'])})" if len(leaders) > 1 else ""
+        return HOLDS, f"{claim['a']} {a:.3f}{tie}"
     if claim["kind"] == "significantly_better":
         gap = ranks[claim["b"]] - a
         return (HOLDS if gap >= cd else FAILS), f"rank gap {gap:.3f} vs CD {cd:.3f}"
@@ -99,8 +114,11 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
             verdict, evidence = PAIR_KINDS[claim["kind"]](cells, column, claim, table_spec)
         elif claim["kind"] in RANK_KINDS:
             verdict, evidence = _rank_claim(ranks[stats_key], claim)
+        elif claim["kind"] == "control_significantly_better":
+            verdict, evidence = _control_claim(ranks[stats_key], claim)
         else:
-            raise ValueError(f"unknown claim kind {claim['kind']!r}; valid: {sorted([*PAIR_KINDS, *RANK_KINDS])}")
+            valid = sorted([*PAIR_KINDS, *RANK_KINDS, "control_significantly_better"])
+            raise ValueError(f"unknown claim kind {claim['kind']!r}; valid: {valid}")
         result[side] = verdict
         result[f"{side}_evidence"] = evidence
     return result

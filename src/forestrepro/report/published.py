@@ -33,7 +33,10 @@ def published_cells(filename: str, metric: str) -> pd.DataFrame:
     median over samples (C2RF, whose rows are instance ids) give it as ``mean`` with no std.
     """
     table = load_published(filename)
-    cells = table[table["metric"] == metric].copy()
+    if "metric" in table:
+        cells = table[table["metric"] == metric].copy()
+    else:  # one column per metric (RCRF Table 5)
+        cells = table.rename(columns={metric: "mean"})
     if "dataset" not in cells:
         cells["dataset"] = cells["id"].astype(str)
     for column in ("value", "median"):
@@ -41,6 +44,9 @@ def published_cells(filename: str, metric: str) -> pd.DataFrame:
             cells["mean"] = cells[column]
     if "std" not in cells:
         cells["std"] = float("nan")
+    # Some tables mix verdict rows (True/False) into the value column: the cells are numbers.
+    cells["mean"] = pd.to_numeric(cells["mean"])
+    cells["std"] = pd.to_numeric(cells["std"])
     return cells.set_index(["dataset", "method"])[["mean", "std"]]
 
 
@@ -48,4 +54,4 @@ def published_mean_ranks(filename: str) -> pd.Series:
     """The mean ranks the paper prints (rows with metric ``mean_rank``), by published method."""
     table = load_published(filename)
     ranks = table[table["metric"] == "mean_rank"]
-    return ranks.set_index("method")["mean"] if len(ranks) else pd.Series(dtype=float)
+    return pd.to_numeric(ranks.set_index("method")["mean"]) if len(ranks) else pd.Series(dtype=float)

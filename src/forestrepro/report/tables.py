@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..io import atomic_path, write_text_atomic
-from ..stats import friedman_test, mean_ranks, nemenyi_cd
+from ..stats import compare_to_control, friedman_test, mean_ranks, nemenyi_cd
 from .compare import compare_cells, score_matrix, summarize_runs
 from .document import Table, table_to_latex, to_markdown, Document
 from .published import published_cells, published_mean_ranks
@@ -33,8 +33,11 @@ class TableResult:
     published: dict
 
 
-def rank_statistics(scores: pd.DataFrame, *, higher_is_better: bool, alpha: float) -> dict:
-    """Mean ranks, Friedman chi^2 and Iman-Davenport F, and the Nemenyi CD of a scores matrix.
+def rank_statistics(
+    scores: pd.DataFrame, *, higher_is_better: bool, alpha: float, control: str | None = None
+) -> dict:
+    """Mean ranks, Friedman chi^2 and Iman-Davenport F, and the Nemenyi CD of a scores matrix;
+    with a ``control`` method, its Holm post-hoc test against each other method (Demšar 3.2.2).
 
     Data sets with a missing cell are left out (and listed), since ranks need every method.
     """
@@ -55,14 +58,25 @@ def rank_statistics(scores: pd.DataFrame, *, higher_is_better: bool, alpha: floa
             "nemenyi_cd": float(nemenyi_cd(result.k, result.n, alpha)),
         }
     )
+    if control is not None:
+        table = compare_to_control(complete, control, higher_is_better=higher_is_better, alpha=alpha)
+        stats["control"] = {
+            "method": control,
+            "versus": {
+                m: {"z": float(r["z"]), "p_holm": float(r["p_holm"]), "significant": bool(r["significant"])}
+                for m, r in table.iterrows()
+                if m != control
+            },
+        }
     return stats
 
 
 def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
     """Compare ``runs`` (per-fold rows) with the published table described by ``spec``."""
     metric = spec["metric"]
+    published_metric = spec.get("published_metric", metric)
     summary = summarize_runs(runs, metric) if len(runs) else pd.DataFrame(columns=["mean", "std", "n_folds"])
-    published = published_cells(spec["published"], metric)
+    published = published_cells(spec["published"], published_metric)
     cells = compare_cells(
         summary,
         published,
@@ -77,14 +91,15 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
         skipped = {"note": "this table is not ranked", "n_datasets": 0, "excluded_datasets": []}
         return TableResult(spec=spec, cells=cells, ours=dict(skipped), published=dict(skipped))
     ours_scores = score_matrix(cells, "mean")
-    ours = rank_statistics(ours_scores, higher_is_better=higher, alpha=alpha)
+    control = spec.get("control")
+    ours = rank_statistics(ours_scores, higher_is_better=higher, alpha=alpha, control=control)
     # The paper's numbers are ranked on the same cells as ours, so the two rankings compare.
     same_cells = score_matrix(cells, "published_mean").loc[ours_scores.dropna().index]
-    theirs = rank_statistics(same_cells, higher_is_better=higher, alpha=alpha)
+    theirs = rank_statistics(same_cells, higher_is_better=higher, alpha=alpha, control=control)
     printed = published_mean_ranks(spec["published"])
     if len(printed):
         theirs["paper_printed_mean_ranks"] = {m: float(r) for m, r in printed.items()}
-        full = published_cells(spec["published"], metric)["mean"].unstack("method")[list(printed.index)]
+        full = published_cells(spec["published"], published_metric)["mean"].unstack("method")[list(printed.index)]
         recomputed = mean_ranks(full.dropna(), higher_is_better=higher)
         theirs["paper_recomputed_mean_ranks"] = {m: float(r) for m, r in recomputed.items()}
     return TableResult(spec=spec, cells=cells, ours=ours, published=theirs)
