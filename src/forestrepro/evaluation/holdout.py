@@ -16,7 +16,7 @@ from sklearn.model_selection import train_test_split
 
 from ..methods.base import Method
 from .metrics import compute_metrics
-from .protocol import ProtocolError
+from .protocol import ProtocolError, require_two_classes
 from .seeds import model_seed, split_seed
 
 
@@ -33,8 +33,7 @@ def holdout_evaluation(
     progress: Callable[[str], None] = lambda msg: None,
 ) -> pd.DataFrame:
     """Fit ``method`` on a ``1 - test_size`` share of (X, y) and score it on the rest."""
-    if len(np.unique(y)) < 2:
-        raise ProtocolError(f"data set '{dataset}' has a single class; a classifier cannot be evaluated")
+    require_two_classes(y, dataset)
     rows = []
     for repeat in range(protocol["repeats"]):
         s_seed = split_seed(root_seed, paper, dataset, repeat)

@@ -18,7 +18,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from ..methods.base import Method, with_jobs
 from .diversity import kappa_error_centroid, pairwise_kappa_error
-from .protocol import ProtocolError
+from .protocol import require_two_classes
 from .seeds import model_seed, split_seed
 
 
@@ -35,8 +35,7 @@ def kappa_error_cv(
     progress: Callable[[str], None] = lambda msg: None,
 ) -> pd.DataFrame:
     """Pairwise κ and error of the trees of ``method``'s forest, fold by fold."""
-    if len(np.unique(y)) < 2:
-        raise ProtocolError(f"data set '{dataset}' has a single class; a classifier cannot be evaluated")
+    require_two_classes(y, dataset)
     rows = []
     for repeat in range(protocol["repeats"]):
         s_seed = split_seed(root_seed, paper, dataset, repeat)

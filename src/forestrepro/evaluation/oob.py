@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..methods.base import Method, with_jobs
 from .diversity import oob_metrics
-from .protocol import ProtocolError
+from .protocol import require_two_classes
 from .seeds import model_seed
 
 
@@ -32,8 +32,7 @@ def oob_repeats(
     progress: Callable[[str], None] = lambda msg: None,
 ) -> pd.DataFrame:
     """Grow ``method``'s forest ``protocol["repeats"]`` times and score its OOB predictions."""
-    if len(np.unique(y)) < 2:
-        raise ProtocolError(f"data set '{dataset}' has a single class; a classifier cannot be evaluated")
+    require_two_classes(y, dataset)
     rows = []
     for repeat in range(protocol["repeats"]):
         seed = model_seed(root_seed, paper, method.name, dataset, repeat, 0)

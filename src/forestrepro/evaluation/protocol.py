@@ -44,9 +44,14 @@ def _splitter(n_splits: int, stratified: bool, seed: int):
     return cls(n_splits=n_splits, shuffle=True, random_state=seed)
 
 
-def _check_folds(y: np.ndarray, n_splits: int, dataset: str) -> None:
+def require_two_classes(y: np.ndarray, dataset: str) -> None:
+    """Every protocol needs two classes or more; say which data set has one."""
     if len(np.unique(y)) < 2:
         raise ProtocolError(f"data set '{dataset}' has a single class; a classifier cannot be evaluated")
+
+
+def _check_folds(y: np.ndarray, n_splits: int, dataset: str) -> None:
+    require_two_classes(y, dataset)
     if len(y) < n_splits:
         raise ProtocolError(f"data set '{dataset}' has {len(y)} rows, fewer than {n_splits} folds")
 
