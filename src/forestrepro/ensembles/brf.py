@@ -1,0 +1,178 @@
+"""Forests of the BRF paper (Sun et al. 2018) on the tree builder: BRF and PBRF
+(``BanzhafForestClassifier``, Secs. 4.3, 4.5, 6.2) and the paper's RF baseline
+(``GainRatioForestClassifier``, Sec. 6.1).  Biau12 and Biau12V are in ``ensembles.biau``.
+
+Common to the paper's forests (Sec. 6.1): ``ntree = 100`` trees on bootstrap samples,
+majority vote (``voting="hard"``), and ``h = round(log2(M) + C)`` features for ``M`` input
+features, ``C`` chosen by 5-fold CV: ``h_offset`` is ``C`` (``h`` sets ``h`` directly, for
+Fig. 4).  "round" is half up (MATLAB's ``round``), and ``h`` is clipped to ``[1, M]``.
+Stopping rules (Secs. 4.2-4.3: the fraction of points outside the majority class, a
+minimal number of samples, the leaf budget k_n of the consistency theorem) are the tree
+builder's ``max_error_fraction``, ``min_samples_split``, ``max_leaf_nodes`` and
+``max_depth``; the defaults grow trees to pure nodes.
+"""
+
+import numbers
+
+import numpy as np
+
+from forestrepro.ensembles.forest import PluggableForestClassifier
+from forestrepro.trees.estimator import PluggableTreeClassifier
+from forestrepro.trees.rules.banzhaf_rule import BanzhafMidpoint
+from forestrepro.trees.rules.best_threshold import BestThreshold
+
+_VARIANTS = ("brf", "pbrf")
+_FEATURE_SUBSETS = ("per_tree", "per_node")
+
+
+def paper_h(n_features, h=None, h_offset=0.0):
+    """``h = round(log2(M) + C)`` (Sec. 4.3), rounded half up and clipped to ``[1, M]``;
+    ``h`` itself (clipped) when given."""
+    if h is None:
+        h = int(np.floor(np.log2(n_features) + h_offset + 0.5))
+    return int(min(max(h, 1), n_features))
+
+
+class PaperForest(PluggableForestClassifier):
+    """Base of the paper's forests: ``h``/``h_offset`` and the trees' stopping rules.
+
+    Subclasses define ``__init__`` (scikit-learn reads their parameters from it) and
+    ``_tree_kwargs()``: the split rule and feature parameters of their trees.  ``fit``
+    validates the data, then calls ``_check_params``, which also sets ``h_``, the ``h`` of
+    the fitted data.
+    """
+
+    def _check_params(self):
+        super()._check_params()
+        if self.h is not None and (isinstance(self.h, bool)
+                                   or not isinstance(self.h, numbers.Integral) or self.h < 1):
+            raise ValueError(f"h must be None or an int >= 1, got {self.h!r}")
+        if isinstance(self.h_offset, bool) or not isinstance(self.h_offset, numbers.Real):
+            raise ValueError(f"h_offset must be a real number, got {self.h_offset!r}")
+        self.h_ = paper_h(self.n_features_in_, self.h, self.h_offset)
+
+    def _make_tree(self, seed):
+        return PluggableTreeClassifier(
+            max_depth=self.max_depth, min_samples_split=self.min_samples_split,
+            max_leaf_nodes=self.max_leaf_nodes, max_error_fraction=self.max_error_fraction,
+            random_state=seed, **self._tree_kwargs(),
+        )
+
+
+class BanzhafForestClassifier(PaperForest):
+    """Banzhaf random forest (BRF, Sec. 4.3) and its variant PBRF (Sec. 6.2).
+
+    Each tree grows on a bootstrap sample, within a random subspace of ``h`` features drawn
+    once per tree; the root is cut on the feature whose midpoint cut has the best gain
+    ratio (BRF) or on the feature of largest Banzhaf power index (PBRF), every other node on
+    the feature of largest Banzhaf index among the subspace's features
+    (``forestrepro.trees.rules.banzhaf_rule``), always at the midpoint; the forest takes the
+    trees' majority vote (Sec. 4.5).
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        ``ntree`` (Sec. 6.1).
+    variant : {"brf", "pbrf"}, default="brf"
+    h_offset : float, default=0.0
+        ``C`` of ``h = round(log2(M) + C)``.
+    h : int or None, default=None
+        The subspace size itself (overrides ``h_offset``).
+    max_coalition : int or None, default=3
+        Bound ``w`` on coalition size (Sec. 4.4; the paper chooses it in [3, 5] by CV);
+        None: Eq. (1) over all coalitions.  With ``selection="argmax"`` it does not change
+        the chosen features (``forestrepro.trees.banzhaf``).
+    n_bins : int, default=2
+        Equal-width bins per feature for the mutual information.
+    of : {"cell", "data"}, default="cell"
+        Midpoint (and bin range) of the node's cell or of its data range.
+    selection : {"argmax", "sample"}, default="argmax"
+        Largest index (Algorithm 1) or drawn with probability ``zeta`` (Sec. 5.1).
+    root_cell : {"data", "unit"}, default="data"
+        Root cell: the training data range, or ``[0, 1]**M`` for data scaled to it.
+    max_depth, min_samples_split, max_leaf_nodes, max_error_fraction
+        Stopping rules (``forestrepro.trees.StoppingRules``).
+    bootstrap, max_samples, voting, oob_score, n_jobs, random_state
+        As in ``PluggableForestClassifier``; ``voting`` defaults to "hard" (majority vote).
+    """
+
+    def __init__(self, n_estimators=100, *, variant="brf", h_offset=0.0, h=None,
+                 max_coalition=3, n_bins=2, of="cell", selection="argmax", root_cell="data",
+                 max_depth=None, min_samples_split=2, max_leaf_nodes=None,
+                 max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
+                 oob_score=False, n_jobs=None, random_state=None):
+        self.n_estimators = n_estimators
+        self.variant = variant
+        self.h_offset = h_offset
+        self.h = h
+        self.max_coalition = max_coalition
+        self.n_bins = n_bins
+        self.of = of
+        self.selection = selection
+        self.root_cell = root_cell
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.max_leaf_nodes = max_leaf_nodes
+        self.max_error_fraction = max_error_fraction
+        self.bootstrap = bootstrap
+        self.max_samples = max_samples
+        self.voting = voting
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    def _check_params(self):
+        super()._check_params()
+        if self.variant not in _VARIANTS:
+            raise ValueError(f"variant must be one of {_VARIANTS}, got {self.variant!r}")
+        self._rule = BanzhafMidpoint(
+            root="banzhaf" if self.variant == "pbrf" else "gain_ratio", of=self.of,
+            n_bins=self.n_bins, max_coalition=self.max_coalition, selection=self.selection,
+        )
+
+    def _tree_kwargs(self):
+        return dict(split_rule=self._rule, subspace_size=self.h_, max_features=None,
+                    root_cell=self.root_cell)
+
+
+class GainRatioForestClassifier(PaperForest):
+    """The RF baseline as the BRF paper ran it (Sec. 6.1): bagged trees cut at the best
+    threshold by information gain ratio (``BestThreshold("gain_ratio")``), majority vote.
+
+    ``feature_subset="per_tree"`` (default): each tree sees a random subspace of ``h``
+    features and every node tries all of them (the paper: "to construct the decision
+    trees, h features were randomly selected"; Fig. 4: "h ... controls the size of feature
+    subsets for each tree").  ``"per_node"``: ``h`` features drawn at every node (Breiman's
+    ``mtry``).  Other parameters as in ``BanzhafForestClassifier``.
+    """
+
+    def __init__(self, n_estimators=100, *, h_offset=0.0, h=None, feature_subset="per_tree",
+                 max_depth=None, min_samples_split=2, max_leaf_nodes=None,
+                 max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
+                 oob_score=False, n_jobs=None, random_state=None):
+        self.n_estimators = n_estimators
+        self.h_offset = h_offset
+        self.h = h
+        self.feature_subset = feature_subset
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.max_leaf_nodes = max_leaf_nodes
+        self.max_error_fraction = max_error_fraction
+        self.bootstrap = bootstrap
+        self.max_samples = max_samples
+        self.voting = voting
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    def _check_params(self):
+        super()._check_params()
+        if self.feature_subset not in _FEATURE_SUBSETS:
+            raise ValueError(f"feature_subset must be one of {_FEATURE_SUBSETS}, got "
+                             f"{self.feature_subset!r}")
+
+    def _tree_kwargs(self):
+        per_tree = self.feature_subset == "per_tree"
+        return dict(split_rule=BestThreshold("gain_ratio"),
+                    subspace_size=self.h_ if per_tree else None,
+                    max_features=None if per_tree else self.h_)

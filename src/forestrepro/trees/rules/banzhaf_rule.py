@@ -1,0 +1,294 @@
+"""The split of a Banzhaf decision tree (BRF paper, Sun et al. 2018, Secs. 4.2-4.3,
+Algorithm 1): the candidate feature of highest Banzhaf power index, cut at its midpoint.
+
+At a node every feature of the tree's pool (its random subspace of ``h`` features; with
+``n_eval`` smaller than the pool, that many drawn at random) that is not constant at the
+node is a player; constant features cannot be cut and are left out of the game.  Each
+player is discretised (below), ``I(f_i; y)`` and ``I(f_i; y | f_j)`` are estimated from the
+node's weighted samples (``forestrepro.trees.banzhaf.information``: ``h (h - 1) / 2``
+compiled passes over the node), the interdependence relation (Eq. 4) gives each player's
+number ``a`` of interdependent partners, and ``beta`` (Eq. 1, or Sec. 4.4 with
+``max_coalition``) follows in ``O(h * w)`` arithmetic.  The chosen feature is cut at the
+midpoint of the node's cell (or data range), ``_scan.midpoint``.
+
+- ``selection="argmax"`` (Algorithm 1): the feature of largest ``beta``, ties broken
+  uniformly at random by the tree's generator (the paper does not say how; ties are common
+  since ``beta`` only depends on ``a``).  ``selection="sample"``: drawn with probability
+  ``zeta_i`` (Eq. 2), the selection model of the consistency proof (Sec. 5.1); uniformly
+  when every ``beta`` is 0.
+- ``root="gain_ratio"`` (BRF): the root's feature is the one whose midpoint cut has the
+  largest information gain ratio (Sec. 4.2), cut at that midpoint.  ``root="banzhaf"``
+  (PBRF, Sec. 6.2): the root is chosen like every other node.  A node with a single player
+  is cut on it; a node without players is a leaf.
+
+**Discretisation** (the paper does not say; ``n_bins`` and ``of``): ``n_bins`` equal-width
+bins over the interval whose midpoint the rule cuts: the node's cell after dropping empty
+halves (``of="cell"``, the dyadic interval of ``_scan.midpoint``) or the node's data range
+(``of="data"``).  With the default ``n_bins=2`` a feature's two bins are exactly the two
+children of its candidate cut, so ``I(f_i; y)`` is the information gain of that cut and
+``I(f_i; y | f_j)`` its gain inside the halves of ``f_j``'s cut: the game is played on the
+splits the tree can make.  Two bins also keep the plug-in estimates least biased in small
+nodes (the upward bias of a plug-in CMI grows with the number of cells, ``B**2 * K``, and
+would make nearly every pair "interdependent").  Equal-width bins need one pass per feature;
+quantile bins would need a sort per feature and node and would no longer line up with the
+midpoint cut.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
+from forestrepro.trees._rng import next_u64, rand_int
+from forestrepro.trees.banzhaf import count_partners, information, powers
+from forestrepro.trees.rules import _scan, gain_ratio
+from forestrepro.trees.rules.base import CompiledSplitRule
+
+_ROOTS = ("gain_ratio", "banzhaf")
+_OF = ("cell", "data")
+_SELECTIONS = ("argmax", "sample")
+MAX_BINS = 256
+
+
+@njit(cache=True, nogil=True)
+def gather_range(X, samples, start, end, f, of_data, cell_lo, cell_hi, values, out):
+    """Gather ``values[p - start] = X[samples[p], f]`` and set ``out = (low, high)``, the
+    interval whose midpoint ``_scan.midpoint`` cuts (the same arithmetic, so
+    ``low / 2 + high / 2`` is that cut); False if ``f`` is constant at the node."""
+    low = X[samples[start], f]
+    high = low
+    for p in range(start, end):
+        v = X[samples[p], f]
+        values[p - start] = v
+        low = min(low, v)
+        high = max(high, v)
+    if not high > low:
+        return False
+    if of_data:
+        out[0] = low
+        out[1] = high
+        return True
+    cell_low = cell_lo[f]
+    cell_high = cell_hi[f]
+    while True:
+        t = cell_low / 2.0 + cell_high / 2.0
+        if high <= t:
+            cell_high = t
+        elif low > t:
+            cell_low = t
+        else:
+            out[0] = cell_low
+            out[1] = cell_high
+            return True
+
+
+@njit(cache=True, nogil=True)
+def bin_fractions(n_bins):
+    """``k / n_bins`` for ``k = 0..n_bins``: the relative positions of the bin edges."""
+    return np.arange(n_bins + 1) / n_bins
+
+
+@njit(cache=True, nogil=True)
+def discretise(values, low, high, fractions, out):
+    """``out[i]``: the bin of ``values[i]`` among the ``n_bins`` equal-width bins of
+    ``[low, high]`` (``fractions = bin_fractions(n_bins)``); a value on an edge goes to the
+    lower bin (as ``<=`` goes left).
+
+    Edge ``k`` is ``low (n_bins - k) / n_bins + high k / n_bins``; for even ``n_bins`` the
+    middle one is bit-identical to the midpoint cut ``low / 2 + high / 2``."""
+    n_bins = fractions.shape[0] - 1
+    scale = n_bins / (high - low)
+    last = n_bins - 1
+    for i in range(values.shape[0]):
+        x = values[i]
+        b = min(max(np.intp((x - low) * scale), 0), last)
+        while b > 0 and x <= low * fractions[n_bins - b] + high * fractions[b]:
+            b -= 1
+        while b < last and x > low * fractions[last - b] + high * fractions[b + 1]:
+            b += 1
+        out[i] = b
+
+
+@njit(cache=True, nogil=True)
+def _uniform(rng):
+    """Uniform float in ``[0, 1)`` from the tree's generator."""
+    return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, nogil=True)
+def select(beta, sample, rng):
+    """Index of the chosen player: largest ``beta`` with uniform tie-breaking, or drawn
+    with probability ``beta_i / sum(beta)`` (uniform if the sum is 0)."""
+    n = beta.shape[0]
+    if sample:
+        total = beta.sum()
+        if total == 0.0:
+            return rand_int(rng, 0, n)
+        target = _uniform(rng) * total
+        cumulative = 0.0
+        for i in range(n):
+            cumulative += beta[i]
+            if target < cumulative:
+                return i
+        for i in range(n - 1, -1, -1):
+            if beta[i] > 0.0:
+                return i
+    best = beta.max()
+    n_best = 0
+    for i in range(n):
+        if beta[i] == best:
+            n_best += 1
+    r = rand_int(rng, 0, n_best)
+    for i in range(n):
+        if beta[i] == best:
+            if r == 0:
+                return i
+            r -= 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def node_information(y, w, n_classes, samples, start, end, counts, values, bounds, n_bins,
+                     mi, cmi):
+    """Discretise the players' gathered ``values`` (bin ranges ``bounds``) and fill ``mi``
+    and ``cmi``; classes absent from the node are dropped so the histograms stay small."""
+    n = end - start
+    h = values.shape[0]
+    codes = np.empty((h, n), dtype=np.uint8)
+    fractions = bin_fractions(n_bins)
+    for u in range(h):
+        discretise(values[u], bounds[u, 0], bounds[u, 1], fractions, codes[u])
+    compact = np.empty(n_classes, dtype=np.intp)
+    k = 0
+    for c in range(n_classes):
+        compact[c] = k
+        if counts[c] > 0.0:
+            k += 1
+    labels = np.empty(n, dtype=np.intp)
+    weights = np.empty(n)
+    for p in range(n):
+        s = samples[start + p]
+        labels[p] = compact[y[s]]
+        weights[p] = w[s]
+    information(codes, n_bins, labels, k, weights, mi, cmi)
+
+
+@njit(cache=True, nogil=True)
+def node_powers(y, w, n_classes, samples, start, end, counts, values, bounds, n_bins,
+                max_coalition, beta):
+    """``beta`` of each player at the node: the interdependence relation (Eq. 4) from the
+    node's mutual information, then Eq. (1) or its bounded form (Sec. 4.4)."""
+    h = values.shape[0]
+    mi = np.empty(h)
+    cmi = np.empty((h, h))
+    node_information(y, w, n_classes, samples, start, end, counts, values, bounds, n_bins,
+                     mi, cmi)
+    partners = np.empty(h, dtype=np.intp)
+    count_partners(mi, cmi, partners)
+    powers(partners, max_coalition, beta)
+
+
+@njit(cache=True, nogil=True)
+def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
+                  features, n_eval, of_data, n_bins, max_coalition, sample, rng):
+    """Algorithm 1 at one node: ``(feature, midpoint)`` of the chosen player, or
+    ``(-1, 0)`` when no candidate feature varies at the node.
+
+    A node of two samples of two classes needs no counting when ``n_bins`` is even: every
+    player's bins separate the two samples, so ``I(f_i; y) = H(y) > 0 = I(f_i; y | f_j)``,
+    no player has an interdependent partner and all tie (``beta = 0``)."""
+    n_pool = features.shape[0]
+    rows = min(n_pool, max(n_eval, 1))  # drawing goes past n_eval only while no player
+    players = np.empty(rows, dtype=np.intp)
+    bounds = np.empty((rows, 2))
+    values = np.empty((rows, end - start), dtype=X.dtype)
+    n_players = 0
+    n_drawn = 0
+    while _scan.keep_drawing(n_drawn, n_players, n_pool, n_eval):
+        f = _scan.draw_feature(features, n_drawn, n_eval, rng)
+        n_drawn += 1
+        if gather_range(X, samples, start, end, f, of_data, cell_lo, cell_hi,
+                        values[n_players], bounds[n_players]):
+            players[n_players] = f
+            n_players += 1
+    if n_players == 0:
+        return -1, 0.0
+    chosen = 0
+    if n_players > 1:
+        beta = np.zeros(n_players)
+        two_classes = np.count_nonzero(counts > 0.0) == 2
+        if not (end - start == 2 and n_bins % 2 == 0 and two_classes):
+            node_powers(y, w, n_classes, samples, start, end, counts, values[:n_players],
+                        bounds, n_bins, max_coalition, beta)
+        chosen = select(beta, sample, rng)
+    return players[chosen], bounds[chosen, 0] / 2.0 + bounds[chosen, 1] / 2.0
+
+
+@njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
+def banzhaf_midpoint_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo,
+                            cell_hi, features, n_eval, depth, params, rng, Xf, buf):
+    """``params = [root is Banzhaf, of data, n_bins, max_coalition (-1: Eq. 1), sample]``."""
+    of_data = params[1] > 0.0
+    if depth == 0 and params[0] == 0.0:
+        return _scan.best_midpoint(gain_ratio.score, gain_ratio.node_stat, False, of_data,
+                                   X, y, w, n_classes, samples, start, end, counts, cell_lo,
+                                   cell_hi, features, n_eval, params, rng, buf)
+    return banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
+                         features, n_eval, of_data, np.intp(params[2]), np.intp(params[3]),
+                         params[4] > 0.0, rng)
+
+
+def check_banzhaf_options(of, n_bins, max_coalition):
+    """Clear errors for the discretisation and coalition bound (shared with Biau12V)."""
+    if of not in _OF:
+        raise ValueError(f"of must be one of {_OF}, got {of!r}")
+    if (isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer))
+            or not 2 <= n_bins <= MAX_BINS):
+        raise ValueError(f"n_bins must be an int in [2, {MAX_BINS}], got {n_bins!r}")
+    if max_coalition is not None and (
+            isinstance(max_coalition, bool) or not isinstance(max_coalition, (int, np.integer))
+            or max_coalition < 1):
+        raise ValueError(f"max_coalition must be None or an int >= 1, got {max_coalition!r}")
+
+
+@dataclass(frozen=True)
+class BanzhafMidpoint(CompiledSplitRule):
+    """Banzhaf decision tree split (see the module docstring).
+
+    ``root``: "gain_ratio" (BRF) or "banzhaf" (PBRF); ``of``: "cell" or "data" (midpoint
+    and bin range); ``n_bins``: bins per feature for the mutual information;
+    ``max_coalition``: the bound ``w`` of Sec. 4.4 (None: Eq. 1 over all coalitions);
+    ``selection``: "argmax" (Algorithm 1) or "sample" (probability ``zeta``, Sec. 5.1).
+    """
+
+    root: str = "gain_ratio"
+    of: str = "cell"
+    n_bins: int = 2
+    max_coalition: int | None = 3
+    selection: str = "argmax"
+
+    def __post_init__(self):
+        if self.root not in _ROOTS:
+            raise ValueError(f"root must be one of {_ROOTS}, got {self.root!r}")
+        if self.selection not in _SELECTIONS:
+            raise ValueError(f"selection must be one of {_SELECTIONS}, got "
+                             f"{self.selection!r}")
+        check_banzhaf_options(self.of, self.n_bins, self.max_coalition)
+
+    @property
+    def needs_cell(self):
+        return self.of == "cell"
+
+    @property
+    def kernel(self):
+        return banzhaf_midpoint_kernel
+
+    def params(self):
+        return np.array([
+            float(self.root == "banzhaf"),
+            float(self.of == "data"),
+            float(self.n_bins),
+            -1.0 if self.max_coalition is None else float(self.max_coalition),
+            float(self.selection == "sample"),
+        ])
