@@ -121,7 +121,9 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
             "root_seed": cfg["root_seed"],
             "protocol": cfg["protocol"][exp["protocol"]],
             "sweep": exp.get("sweep"),
-            "method_config": cfg["method"][job.method],
+            "method_config": (
+                {**cfg["method"][job.method], "grid": exp["grid"]} if "grid" in exp else cfg["method"][job.method]
+            ),
             "dataset_config": cfg["dataset"][job.dataset],
             "dataset_options": pcfg.get("dataset_options", {}).get(job.dataset, {}),
         }
@@ -150,6 +152,7 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
             write_text_if_changed(table_spec_path(results, tag, paper, table), _dump(spec))
         for figure, fcfg in pcfg.get("figures", {}).items():
             exp = pcfg["experiments"][fcfg["experiment"]]
-            spec = {"tag": tag, "paper": paper, "figure": figure, **fcfg, "method_order": exp["methods"]}
+            methods = [m for m in exp["methods"] if m in fcfg.get("methods", exp["methods"])]
+            spec = {"tag": tag, "paper": paper, "figure": figure, **fcfg, "method_order": methods}
             write_text_if_changed(figure_spec_path(results, tag, paper, figure), _dump(spec))
     return jobs

@@ -1,11 +1,14 @@
-"""The forests of the RCRF paper as methods: Breiman's RF, the credal RF (CRF) and RCRF.
+"""Forests grown by the project's tree builder as methods.
 
-All three are grown by the project's tree builder (bagging, majority vote), so they share
-bootstrap samples, feature draws and threshold scanning; ``params`` are the estimators' own.
+The RCRF paper's Breiman RF, credal RF (CRF) and RCRF, and the BRF paper's gain-ratio RF, BRF
+(and PBRF) and Biau12 (and Biau12V). All bag their trees and vote, so they share bootstrap
+samples, feature draws and threshold scanning; ``params`` are the estimators' own.
 """
 
 from __future__ import annotations
 
+from ..ensembles.biau import Biau12ForestClassifier
+from ..ensembles.brf import BanzhafForestClassifier, GainRatioForestClassifier
 from ..ensembles.credal import BreimanForestClassifier, CredalForestClassifier
 from ..ensembles.rcrf import RCRFClassifier
 from .base import Method
@@ -42,3 +45,37 @@ class RCRF(_ForestMethod):
 
     key = "rcrf"
     estimator_class = RCRFClassifier
+
+
+class _SearchedForest(_ForestMethod):
+    """A forest whose ``grid`` entries are its own estimator parameters, searched by inner CV."""
+
+    def param_grid(self, n_features: int) -> dict[str, list]:
+        return {k: list(v) for k, v in self.grid.items()}
+
+
+class GainRatioRF(_SearchedForest):
+    """RF as the BRF paper ran it (Sec. 6.1): best threshold by information gain ratio,
+    h = round(log2 M + C) features (C = ``h_offset``), majority vote."""
+
+    key = "gain_ratio_rf"
+    grid_keys = frozenset({"h_offset"})
+    estimator_class = GainRatioForestClassifier
+
+
+class BanzhafRF(_SearchedForest):
+    """BRF / PBRF (Sec. 4.3): the Banzhaf power index picks each split feature over the tree's
+    subspace of h = round(log2 M + C) features, cut at the midpoint; ϖ = ``max_coalition``."""
+
+    key = "banzhaf_rf"
+    grid_keys = frozenset({"h_offset", "max_coalition"})
+    estimator_class = BanzhafForestClassifier
+
+
+class Biau12(_SearchedForest):
+    """Biau12 / Biau12V (Sec. 6.1-6.2): strong/weak features by gain ratio (or Banzhaf index)
+    of the midpoint cut, h random candidates per node, midpoint split."""
+
+    key = "biau12"
+    grid_keys = frozenset({"h_offset"})
+    estimator_class = Biau12ForestClassifier

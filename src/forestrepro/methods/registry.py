@@ -5,10 +5,11 @@ from __future__ import annotations
 from .base import Method, MethodConfigError
 from .baselines import KNN, SVMRbf, TextbookRF
 from .cascades import CascadeForest
-from .forests import RCRF, BreimanRF, CredalRF
+from .forests import RCRF, BanzhafRF, Biau12, BreimanRF, CredalRF, GainRatioRF
 
 METHODS: dict[str, type[Method]] = {
-    cls.key: cls for cls in (SVMRbf, KNN, TextbookRF, CascadeForest, BreimanRF, CredalRF, RCRF)
+    cls.key: cls
+    for cls in (SVMRbf, KNN, TextbookRF, CascadeForest, BreimanRF, CredalRF, RCRF, GainRatioRF, BanzhafRF, Biau12)
 }
 
 

@@ -8,7 +8,8 @@ Each kind is one function ``(runs, spec) -> Figure``; ``spec`` is the figure's e
 - ``kappa_error_centroids``: the centroid (mean κ, mean error) of every data set and method,
   as the RCRF paper's Fig. 3;
 - ``sweep_curve``: ``metric`` (mean ± std over folds) against the swept parameter, one panel
-  per data set and one line per method, as the BRF paper's Figs. 4-5.
+  per data set and one line per method, as the BRF paper's Figs. 4-5;
+- ``accuracy_bars``: mean ``metric`` per data set, a bar per method, as the BRF paper's Fig. 3.
 """
 
 from __future__ import annotations
@@ -80,7 +81,25 @@ def sweep_curve(runs: pd.DataFrame, spec: dict) -> Figure:
     return fig
 
 
-KINDS = {f.__name__: f for f in (kappa_error_scatter, kappa_error_centroids, sweep_curve)}
+def accuracy_bars(runs: pd.DataFrame, spec: dict) -> Figure:
+    """Mean ``metric`` per data set, one bar per method (the BRF paper's Fig. 3)."""
+    metric = spec.get("metric", "accuracy")
+    means = runs.groupby(["dataset", "method"])[metric].mean().unstack("method")
+    methods = [m for m in spec["method_order"] if m in means]
+    fig = Figure(figsize=(max(6, 0.9 * len(means)), 4))
+    ax = fig.subplots()
+    width = 0.8 / max(1, len(methods))
+    x = np.arange(len(means))
+    for i, method in enumerate(methods):
+        ax.bar(x + i * width, means[method], width, label=method)
+    ax.set_xticks(x + width * (len(methods) - 1) / 2, means.index, rotation=45, ha="right")
+    ax.set_ylabel(metric)
+    ax.set_ylim(max(0.0, float(np.nanmin(means[methods].to_numpy())) - 0.1), 1.0)
+    ax.legend(loc="lower right", ncols=len(methods))
+    return fig
+
+
+KINDS = {f.__name__: f for f in (kappa_error_scatter, kappa_error_centroids, sweep_curve, accuracy_bars)}
 
 
 def draw_figure(runs: pd.DataFrame, spec: dict, stem: str | Path) -> list[Path]:
