@@ -1,0 +1,126 @@
+"""C2RF on HiGHS: run time and eta of each approach per instance, and the share solved in the limit.
+
+Instances as in Sec. 5.1 (``forestrepro.c2rf.instances``): per data set and sample, the seed is
+``derive_seed(--root-seed, "c2rf", data set, sampling, sample)``. Approaches are the presets of
+``forestrepro.c2rf.approaches`` (RF, C2RF, only PP, only PD, PP+PD, p-C2RF+); every approach gets
+``--time-limit`` seconds of wall time (the machine may be shared, so times are noisy).
+
+    .venv/bin/python benchmarks/c2rf.py [--datasets phoneme mushroom] [--samples 0 1 2 3 4]
+        [--sampling biased] [--bias share|inclusion] [--time-limit 60]
+        [--approaches "C2RF" "only PP" "p-C2RF+"] [--ablation] [--out rows.csv]
+
+``--ablation`` replaces the approaches by p-C2RF+ and its variants with one switch turned off
+(or, for the priority dive and HiGHS's heuristic effort 0.3 instead of 0.05, turned on).
+
+Prints one line per instance (m, distinct vote patterns, lambda; then time in s and eta per
+approach, '*' marking 'not solved': no proven optimum within the limit), then per approach the
+share of instances solved within the limit and, per data set, the median time over samples ('—'
+when fewer than half were solved), beside the paper's Gurobi medians (Table 2) where it has one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from forestrepro.c2rf.approaches import APPROACHES, PAPER_COLUMN
+from forestrepro.c2rf.experiment import run_instance
+from forestrepro.data import apply_paper_target, load_dataset, load_spec
+from forestrepro.evaluation.seeds import derive_seed
+
+PAPER_DATASETS = ["phoneme", "magic", "adult", "churn", "ring", "twonorm", "waveform_21", "ann_thyroid", "mushroom",
+                  "waveform_40", "connect_4", "coil2000", "musk2"]
+PAPER_NAME = {"mushroom": "agaricus_lepiota", "musk2": "clean2"}
+GOAL_COLUMN = {"p-C2RF+": "p-C2RF"}  # ours, compared with the paper's p-C2RF (the issue's goal)
+PUBLISHED = Path(__file__).resolve().parents[1] / "src" / "forestrepro" / "report" / "published"
+
+
+def ablation() -> dict[str, dict]:
+    """p-C2RF+ and one-switch variants of it."""
+    full = APPROACHES["p-C2RF+"]
+    variants = {"p-C2RF+": full}
+    for switch, off in (("local_search", False), ("big_m", "paper"), ("dominance", False), ("conflicts", False),
+                        ("integral_eta", False)):
+        variants[f"-{switch}"] = {**full, switch: off}
+    variants["+priority_dive"] = {**full, "priority_dive": True}
+    variants["+heuristic_effort"] = {**full, "highs_options": {"mip_heuristic_effort": 0.3}}
+    variants["-feasibility_jump"] = {**full, "highs_options": {"mip_heuristic_run_feasibility_jump": False}}
+    return variants
+
+
+def load(name: str, mirror: str | None) -> tuple[np.ndarray, np.ndarray]:
+    spec = load_spec(name)
+    frame = load_dataset(spec, mirror_dir=mirror).frame
+    y = apply_paper_target(frame["target"].to_numpy(), spec, "c2rf")
+    return frame.drop(columns="target").to_numpy(dtype=np.float64), y
+
+
+def paper_medians() -> dict[tuple[str, str], float]:
+    """(paper data set name, approach column) -> Table 2's median seconds (nan for '—')."""
+    table1 = pd.read_csv(PUBLISHED / "c2rf_table1_datasets.csv")
+    table2 = pd.read_csv(PUBLISHED / "c2rf_table2_runtimes.csv").merge(table1[["id", "dataset"]], on="id")
+    return {(r.dataset, r.method): r.median_seconds for r in table2.itertuples()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--datasets", nargs="+", default=PAPER_DATASETS)
+    parser.add_argument("--samples", nargs="+", type=int, default=[0, 1, 2, 3, 4])
+    parser.add_argument("--sampling", choices=["biased", "srs"], default="biased")
+    parser.add_argument("--bias", choices=["share", "inclusion"], default="share")
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--approaches", nargs="+", default=list(APPROACHES))
+    parser.add_argument("--ablation", action="store_true")
+    parser.add_argument("--root-seed", type=int, default=0)
+    parser.add_argument("--mirror", default=None, help="data mirror directory (default: ../shared/datasets)")
+    parser.add_argument("--out", default=None, help="write every row to this CSV")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.approaches) - set(APPROACHES))
+    if unknown:
+        parser.error(f"unknown approaches {unknown}; choose from {list(APPROACHES)}")
+    approaches = ablation() if args.ablation else {name: APPROACHES[name] for name in args.approaches}
+
+    rows = []
+    print("data set      sample      m      h    lambda  " + "  ".join(f"{n:>18s}" for n in approaches))
+    for name in args.datasets:
+        X, y = load(name, args.mirror)
+        for sample in args.samples:
+            seed = derive_seed(args.root_seed, "c2rf", name, args.sampling, sample)
+            result = run_instance(X, y, sampling=args.sampling, seed=seed, approaches=approaches,
+                                  time_limit=args.time_limit, bias=args.bias)
+            for row in result:
+                row.update(dataset=name, sample=sample)
+            rows += result
+            first = result[0]
+            cells = [f"{r['seconds']:8.2f}{'*' if not r['solved'] else ' '} {r['eta']:8.0f}" for r in result]
+            print(f"{name:12s} {sample:6d} {first['m']:6d} {first['n_unique_patterns']:6d} {first['lam']:8d}  "
+                  + "  ".join(f"{c:>18s}" for c in cells), flush=True)
+    frame = pd.DataFrame(rows)
+    if args.out:
+        frame.drop(columns=["switches"]).to_csv(args.out, index=False)
+
+    print(f"\nshare solved within {args.time_limit:g} s ({args.sampling}, bias={args.bias})")
+    for name, group in frame.groupby("approach", sort=False):
+        print(f"  {name:10s} {group['solved'].mean():6.1%}  ({int(group['solved'].sum())}/{len(group)})")
+
+    published = paper_medians()
+    print("\nmedian time (s) per data set; in brackets the paper's Gurobi median (Table 2)")
+    print(f"{'data set':12s} " + " ".join(f"{n:>20s}" for n in approaches))
+    for name, group in frame.groupby("dataset", sort=False):
+        cells = []
+        for approach in approaches:
+            runs = group[group["approach"] == approach]
+            ours = f"{runs['seconds'].median():.2f}" if 2 * runs["solved"].sum() > len(runs) else "—"
+            column = PAPER_COLUMN.get(approach, GOAL_COLUMN.get(approach))
+            paper = published.get((PAPER_NAME.get(name, name), column), None)
+            paper = "" if paper is None else ("(—)" if np.isnan(paper) else f"({paper:g})")
+            cells.append(f"{ours} {paper}")
+        print(f"{name:12s} " + " ".join(f"{c:>20s}" for c in cells))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

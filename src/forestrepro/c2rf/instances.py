@@ -1,0 +1,142 @@
+"""C2RF instances (Burgard, Pinheiro, Schmidt 2024, Sec. 5.1 and Appendix A).
+
+From a data set (X, y with y = 1 the positive class) an instance is: duplicate rows dropped,
+coordinates scaled as in Sec. 5.1, 1 % of the points labeled by a biased sample (positives favoured
+with probability 0.85; two readings, see ``draw_labeled``) or a simple random sample, t = 20 CART
+trees each grown on a random 20 % of the labeled points, their +-1 votes R on the unlabeled points,
+and lambda = the true number of positives among the unlabeled points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.tree import DecisionTreeClassifier
+
+SAMPLINGS = ("biased", "srs")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One C2RF instance.
+
+    ``R``: the votes, shape (t, m), entries +-1 (the paper's R = [r_1, ..., r_m]);
+    ``lam``: true number of positives among the m unlabeled points (the paper's lambda);
+    ``y_unlabeled``: their true labels in {0, 1}; ``labeled`` / ``unlabeled``: row indices into the
+    deduplicated, scaled data; ``n_rows``: N after dropping duplicates.
+    """
+
+    R: np.ndarray
+    lam: int
+    y_unlabeled: np.ndarray
+    labeled: np.ndarray
+    unlabeled: np.ndarray
+    n_rows: int
+    sampling: str
+    seed: int
+
+
+def drop_duplicate_rows(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Drop exact duplicate rows of (features, label), keeping first occurrences in order.
+
+    Sec. 5.1: 'Repeated instances are removed'. This reproduces Table 1's N (e.g. phoneme
+    5404 -> 5349, coil2000 9822 -> 8380); rows with equal features but different labels stay.
+    """
+    frame = pd.DataFrame(np.column_stack([X, y]))
+    keep = ~frame.duplicated(keep="first").to_numpy()
+    return X[keep], y[keep]
+
+
+def scale_features(X: np.ndarray, limit: float = 100.0) -> np.ndarray:
+    """Sec. 5.1: centre each coordinate at its mid-range; map it affinely onto [-limit, limit]
+    when the centred range still exceeds +-limit.
+
+    The printed formula ends in '+ v_bar', which maps onto [100, 300]; we read it as
+    '+ v_underbar' so the result lies in [-100, 100]. Either reading is an increasing affine map
+    per coordinate, so CART splits and hence the votes R are the same.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    low, high = X.min(axis=0), X.max(axis=0)
+    centred = X - 0.5 * (low + high)
+    half = 0.5 * (high - low)
+    large = half > limit
+    if large.any():
+        centred[:, large] = 2.0 * limit * (centred[:, large] + half[large]) / (2.0 * half[large]) - limit
+    return centred
+
+
+def draw_labeled(y: np.ndarray, sampling: str, rng: np.random.Generator, *, bias: str = "share",
+                 fraction: float = 0.01, positive_probability: float = 0.85) -> np.ndarray:
+    """Indices of the labeled points: round(fraction * N) of them, drawn without replacement.
+
+    ``srs`` (Appendix A): a simple random sample, every point with probability n / N.
+    ``biased`` (Sec. 5.1: 'the labeled data is chosen with probability 85 % for belonging to the
+    positive class') has two readings, chosen by ``bias``:
+
+    - ``"share"``: each labeled point is a positive with probability ``positive_probability``, i.e.
+      Binomial(n, 0.85) positives and the rest negatives, each drawn uniformly (capped by the
+      class sizes). This is the issue's wording.
+    - ``"inclusion"``: points are drawn one after another without replacement with probability
+      proportional to 0.85 for a positive and 0.15 for a negative, so the positive share of the
+      sample depends on the class balance.
+    """
+    n = max(2, int(round(fraction * len(y))))
+    if sampling == "srs":
+        return np.sort(rng.choice(len(y), size=n, replace=False))
+    if sampling != "biased":
+        raise ValueError(f"sampling must be one of {SAMPLINGS}, got {sampling!r}")
+    positive = y == 1
+    if bias == "inclusion":
+        p = np.where(positive, positive_probability, 1.0 - positive_probability)
+        return np.sort(rng.choice(len(y), size=n, replace=False, p=p / p.sum()))
+    if bias != "share":
+        raise ValueError(f"bias must be 'share' or 'inclusion', got {bias!r}")
+    positives, negatives = np.flatnonzero(positive), np.flatnonzero(~positive)
+    n_pos = min(int(rng.binomial(n, positive_probability)), len(positives))
+    n_pos = max(n_pos, n - len(negatives))
+    chosen = np.concatenate([rng.choice(positives, size=n_pos, replace=False),
+                             rng.choice(negatives, size=n - n_pos, replace=False)])
+    return np.sort(chosen)
+
+
+def tree_votes(X_labeled: np.ndarray, y_labeled: np.ndarray, X_unlabeled: np.ndarray,
+               rng: np.random.Generator, n_trees: int = 20, subset_fraction: float = 0.2) -> np.ndarray:
+    """R (t x m): votes +-1 of ``n_trees`` fully grown CART trees on the unlabeled points.
+
+    Sec. 5.1: tree j is trained on A^j, a random subset (without replacement) of
+    ``subset_fraction`` of the labeled points. A subset with one class gives a constant tree.
+    """
+    n = len(y_labeled)
+    d = max(1, int(round(subset_fraction * n)))
+    R = np.empty((n_trees, len(X_unlabeled)), dtype=np.int8)
+    for j in range(n_trees):
+        rows = rng.choice(n, size=d, replace=False)
+        tree = DecisionTreeClassifier(random_state=int(rng.integers(2**31 - 1)))
+        tree.fit(X_labeled[rows], y_labeled[rows])
+        R[j] = np.where(tree.predict(X_unlabeled) == 1, 1, -1)
+    return R
+
+
+def build_instance(X: np.ndarray, y: np.ndarray, *, sampling: str, seed: int, bias: str = "share",
+                   drop_duplicates: bool = True, fraction: float = 0.01, positive_probability: float = 0.85,
+                   n_trees: int = 20, subset_fraction: float = 0.2) -> Instance:
+    """Build one instance of Sec. 5.1 (``sampling='biased'``) or Appendix A (``'srs'``).
+
+    ``y`` must already be binary with 1 the positive class (``apply_paper_target(y, spec, 'c2rf')``).
+    The same (data, arguments, seed) always gives the same instance.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y).astype(np.int64)
+    if drop_duplicates:
+        X, y = drop_duplicate_rows(X, y)
+    X = scale_features(X)
+    sample_rng, tree_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    labeled = draw_labeled(y, sampling, sample_rng, bias=bias, fraction=fraction,
+                           positive_probability=positive_probability)
+    unlabeled = np.setdiff1d(np.arange(len(y)), labeled)
+    R = tree_votes(X[labeled], y[labeled], X[unlabeled], tree_rng, n_trees, subset_fraction)
+    y_unlabeled = y[unlabeled]
+    return Instance(R=R, lam=int(y_unlabeled.sum()), y_unlabeled=y_unlabeled, labeled=labeled,
+                    unlabeled=unlabeled, n_rows=len(y), sampling=sampling, seed=seed)
