@@ -84,7 +84,10 @@ def test_job_specs_are_written_once(tmp_path):
     cfg = compose_config()
     jobs = write_job_specs(cfg, "quick", tmp_path)
     assert jobs == plan_jobs(cfg)
-    assert len([j for j in jobs if j.paper == "brf"]) == 3 * 3  # quick: 3 methods x 3 data sets
+    main = cfg["paper"]["brf"]["experiments"]["main"]
+    brf_main = [j for j in jobs if j.paper == "brf" and j.experiment == "main"]
+    assert len(brf_main) == len(main["methods"]) * len(main["datasets"])
+    assert len(main["datasets"]) == 3  # quick profile
     spec_path = tmp_path / "runs" / "quick" / "specs" / "brf" / "main" / "svm" / "wine.json"
     spec = json.loads(spec_path.read_text())
     assert spec["method_config"]["estimator"] == "svm_rbf"
