@@ -26,7 +26,7 @@ def mcc(y: np.ndarray, z: np.ndarray) -> float:
     tp, tn = float(np.sum(y & z)), float(np.sum(~y & ~z))
     fp, fn = float(np.sum(~y & z)), float(np.sum(y & ~z))
     denominator = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
-    return 0.0 if denominator == 0 else (tp * tn - fp * fn) / np.sqrt(denominator)
+    return 0.0 if denominator == 0 else float((tp * tn - fp * fn) / np.sqrt(denominator))
 
 
 def _scores(y: np.ndarray, z: np.ndarray | None) -> dict:
