@@ -50,8 +50,10 @@ def _sweep_configs(method_config: dict, sweep: dict | None) -> list[tuple[object
 def cmd_train(args: argparse.Namespace) -> None:
     """Run one (paper, experiment, method, data set) job: all its folds, one row each."""
     from .data import apply_paper_target, read_dataset
+    from .evaluation.c2rf_samples import c2rf_samples
     from .evaluation.holdout import holdout_evaluation
     from .evaluation.kappa_error import kappa_error_cv
+    from .evaluation.learning_curve import learning_curve
     from .evaluation.oob import oob_repeats
     from .evaluation.protocol import nested_cross_validation, subsample_stratified
     from .evaluation.seeds import derive_seed
@@ -62,6 +64,8 @@ def cmd_train(args: argparse.Namespace) -> None:
         "holdout": holdout_evaluation,
         "oob_repeats": oob_repeats,
         "kappa_error_cv": kappa_error_cv,
+        "learning_curve": learning_curve,
+        "c2rf_samples": c2rf_samples,
     }
     spec = _read_json(args.spec)
     paper, dataset = spec["paper"], spec["dataset"]

@@ -44,9 +44,35 @@ def test_better_on_count():
     claim = {"text": "t", "kind": "better_on_count", "a": "a", "b": "b", "count": 2}
     got = evaluate_claim(claim, CELLS, RANKS, SPEC)
     assert (got["paper"], got["ours"]) == (HOLDS, HOLDS)
-    assert got["paper_evidence"] == got["ours_evidence"] == "better on 2 of 3"
+    assert got["paper_evidence"] == got["ours_evidence"] == "better on 2 of 3 (needs 2)"
     got = evaluate_claim({**claim, "count": 3}, CELLS, RANKS, SPEC)
     assert (got["paper"], got["ours"]) == (FAILS, FAILS)
+
+
+def test_count_of_scales_to_the_data_sets_at_hand():
+    # "9 of 13" on 3 data sets needs ceil(9 * 3 / 13) = 3 wins; "8 of 13" needs ceil(1.85) = 2.
+    claim = {"text": "t", "kind": "better_on_count", "a": "a", "b": "b", "count": 9, "of": 13}
+    got = evaluate_claim(claim, CELLS, RANKS, SPEC)
+    assert (got["paper"], got["ours"]) == (FAILS, FAILS) and got["ours_evidence"].endswith("(needs 3)")
+    got = evaluate_claim({**claim, "count": 8}, CELLS, RANKS, SPEC)
+    assert (got["paper"], got["ours"]) == (HOLDS, HOLDS)
+
+
+def test_not_worse_on_count_allows_a_margin():
+    # ours: a - b = -0.01 (lo1), +0.01, +0.05: within 0.01 everywhere, not within 0.005 on lo1.
+    claim = {"text": "t", "kind": "not_worse_on_count", "a": "a", "b": "b", "within": 0.01 + 1e-12, "count": 3}
+    assert evaluate_claim(claim, CELLS, RANKS, SPEC)["ours"] == HOLDS
+    assert evaluate_claim({**claim, "within": 0.005}, CELLS, RANKS, SPEC)["ours"] == FAILS
+
+
+def test_mean_relative_reduction_by_hand():
+    # "b reduces a": paper (a - b) / a = 0.01/0.80, 0, 0.05/0.90 -> mean 0.0227
+    claim = {"text": "t", "kind": "mean_relative_reduction", "a": "b", "b": "a", "value": 0.015}
+    got = evaluate_claim(claim, CELLS, RANKS, SPEC)
+    expected = ((0.80 - 0.79) / 0.80 + 0.0 + (0.90 - 0.85) / 0.90) / 3
+    assert got["paper_evidence"] == f"mean reduction {expected:.0%} over 3 data sets"
+    assert got["paper"] == HOLDS
+    assert evaluate_claim({**claim, "value": 0.5}, CELLS, RANKS, SPEC)["paper"] == FAILS
 
 
 def test_rank_claims():

@@ -139,7 +139,8 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
                 **tcfg,
                 # JSON sorts mapping keys, so the paper's row and column order is kept as lists.
                 "method_order": [m for m in exp["methods"] if m in tcfg["methods"]],
-                "dataset_order": [d for d in exp["datasets"] if d in tcfg["datasets"]],
+                "dataset_order": (["all"] if tcfg.get("pool_datasets")
+                                  else [d for d in exp["datasets"] if d in tcfg["datasets"]]),
                 "report": cfg["report"],
                 "profile": cfg["profile"],
                 "title": pcfg["title"],

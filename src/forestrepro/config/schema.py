@@ -33,6 +33,19 @@ def _unknown(kind: str, name: str, valid: list[str], where: str) -> str:
     return f"{where}: unknown {kind} '{name}'{hint}; valid: {', '.join(sorted(valid))}"
 
 
+def _check_approach_protocol(cfg: dict, protocol: str, method: str, where: str) -> list[str]:
+    """C2RF approaches run only under the ``c2rf_samples`` protocol, and it runs nothing else."""
+    is_approach = cfg["method"][method]["estimator"] == "c2rf_approach"
+    is_c2rf_protocol = cfg["protocol"][protocol]["kind"] == "c2rf_samples"
+    if is_approach == is_c2rf_protocol:
+        return []
+    if is_approach:
+        return [f"{where}: method '{method}' is a C2RF approach, which runs only under a protocol of kind "
+                f"c2rf_samples, not '{protocol}'"]
+    return [f"{where}: protocol '{protocol}' (kind c2rf_samples) runs C2RF approaches only; method '{method}' "
+            f"is an estimator ({cfg['method'][method]['estimator']})"]
+
+
 def check_references(cfg: dict) -> list[str]:
     """Every name a paper uses must exist in the composed config; return the problems found."""
     problems = []
@@ -48,6 +61,8 @@ def check_references(cfg: dict) -> list[str]:
             for method in exp["methods"]:
                 if method not in cfg["method"]:
                     problems.append(_unknown("method", method, list(cfg["method"]), f"{where}.methods"))
+                elif exp["protocol"] in cfg["protocol"]:
+                    problems.extend(_check_approach_protocol(cfg, exp["protocol"], method, where))
             for dataset in exp["datasets"]:
                 if dataset not in cfg.get("dataset", {}):
                     problems.append(_unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets"))

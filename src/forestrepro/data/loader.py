@@ -14,6 +14,7 @@ from .errors import DatasetError, SourceUnavailable
 from .mirror import DEFAULT_MIRROR_DIR, load_mirror
 from .openml_source import load_openml
 from .registry import REPO_ROOT
+from .synthetic import generate
 from .tabular import finalize
 
 DEFAULT_OPENML_CACHE = REPO_ROOT / "results" / "openml_cache"
@@ -40,9 +41,26 @@ def _package_versions() -> dict[str, str | None]:
 
 
 def _origin(part: dict) -> str:
+    if part["source"] == "synthetic":
+        return f"synthetic generator {part['synthetic']['generator']}"
     if part["source"] == "mirror":
         return "mirror file(s) " + ", ".join(entry["path"] for entry in part["files"])
     return f"OpenML data set {part['openml']['id']}"
+
+
+def _loaded(spec: dict, features, target, part: dict, skipped: list) -> LoadedDataset:
+    text_columns = spec.get("mirror", {}).get("text_columns", [])
+    frame, info = finalize(features, target, spec, text_columns=text_columns, origin=_origin(part))
+    canonical = json.dumps(spec, sort_keys=True, separators=(",", ":")).encode()
+    provenance = {
+        "dataset": spec["name"],
+        "config_sha256": hashlib.sha256(canonical).hexdigest(),
+        **part,
+        **info,
+        "skipped_sources": skipped,
+        "packages": _package_versions(),
+    }
+    return LoadedDataset(frame=frame, provenance=provenance)
 
 
 def load_dataset(
@@ -58,7 +76,14 @@ def load_dataset(
     ``<repo>/results/openml_cache``. A source that lacks the data (missing file, no OpenML id,
     OpenML unreachable) is skipped and recorded; a checksum or shape mismatch raises
     ``DatasetError`` at once. If no source delivers, the error lists every source tried and why.
+
+    A synthetic data set (``spec["synthetic"]``: no mirror, no OpenML id) is drawn by its
+    generator (``forestrepro.data.synthetic``) whatever ``sources`` says; its provenance has
+    ``source: synthetic`` and the generator, sample size and seed.
     """
+    if "synthetic" in spec:
+        features, target, part = generate(spec)
+        return _loaded(spec, features, target, part, [])
     readers = {
         "mirror": lambda: load_mirror(spec, Path(DEFAULT_MIRROR_DIR if mirror_dir is None else mirror_dir)),
         "openml": lambda: load_openml(spec, Path(DEFAULT_OPENML_CACHE if openml_cache is None else openml_cache)),
@@ -73,17 +98,6 @@ def load_dataset(
         except SourceUnavailable as error:
             skipped.append({"source": source, "reason": str(error)})
             continue
-        text_columns = spec["mirror"].get("text_columns", [])
-        frame, info = finalize(features, target, spec, text_columns=text_columns, origin=_origin(part))
-        canonical = json.dumps(spec, sort_keys=True, separators=(",", ":")).encode()
-        provenance = {
-            "dataset": spec["name"],
-            "config_sha256": hashlib.sha256(canonical).hexdigest(),
-            **part,
-            **info,
-            "skipped_sources": skipped,
-            "packages": _package_versions(),
-        }
-        return LoadedDataset(frame=frame, provenance=provenance)
+        return _loaded(spec, features, target, part, skipped)
     tried = "\n".join(f"  - {s['source']}: {s['reason']}" for s in skipped)
     raise DatasetError(f"{spec['name']}: no source could provide the data set; tried:\n{tried}")

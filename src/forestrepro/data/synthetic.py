@@ -25,6 +25,9 @@ cutting stripes).
 """
 
 import numpy as np
+import pandas as pd
+
+from .errors import DatasetError
 
 _SQUARES = np.array([[0.0, 2.0], [2.0, 0.0], [1.0, 1.0]])
 """Lower-left corners of the vertical-stripe, horizontal-stripe and checkerboard squares."""
@@ -60,3 +63,36 @@ def stripes_checkerboard(n, *, n_stripes=None, seed=0):
     y[horizontal] = stripe_label(u[horizontal, 1], n_stripes)
     y[board] = ((u[board, 0] < 0.5) == (u[board, 1] < 0.5)).astype(np.intp)
     return X, y
+
+
+GENERATORS = {"stripes_checkerboard": stripes_checkerboard}
+"""Generators a data set config may name in its ``synthetic`` source, by name."""
+
+
+def generate(spec):
+    """``(features, target, provenance part)`` of the data set ``spec`` whose source is
+    ``synthetic: {generator, n_samples, seed, params}``: ``n_samples`` points drawn by
+    ``GENERATORS[generator](n_samples, seed=seed, **params)``, features named ``x1``, ``x2``,
+    ...  The provenance says the data are synthetic and how they were drawn."""
+    import pandas as pd
+
+    from .errors import DatasetError
+
+    source = spec["synthetic"]
+    name = source["generator"]
+    if name not in GENERATORS:
+        raise DatasetError(f"{spec['name']}: unknown synthetic generator {name!r}; "
+                           f"valid: {sorted(GENERATORS)}")
+    params = dict(source.get("params") or {})
+    try:
+        X, y = GENERATORS[name](source["n_samples"], seed=source["seed"], **params)
+    except (TypeError, ValueError) as err:
+        raise DatasetError(f"{spec['name']}: synthetic generator {name!r} failed: {err}") from err
+    features = pd.DataFrame(X, columns=[f"x{j + 1}" for j in range(X.shape[1])])
+    part = {
+        "source": "synthetic",
+        "synthetic": {"generator": f"forestrepro.data.synthetic.{name}",
+                      "n_samples": source["n_samples"], "seed": source["seed"], "params": params},
+        "files": [],
+    }
+    return features, pd.Series(y, name="target"), part

@@ -1,7 +1,7 @@
 """Forests grown by the project's tree builder as methods.
 
 The RCRF paper's Breiman RF, credal RF (CRF) and RCRF, and the BRF paper's gain-ratio RF, BRF
-(and PBRF) and Biau12 (and Biau12V). All bag their trees and vote, so they share bootstrap
+(and PBRF), Biau12 (and Biau12V) and the greedy empirical-error forest of its Sec. 5.2. All bag their trees and vote, so they share bootstrap
 samples, feature draws and threshold scanning; ``params`` are the estimators' own.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..ensembles.biau import Biau12ForestClassifier
 from ..ensembles.brf import BanzhafForestClassifier, GainRatioForestClassifier
 from ..ensembles.credal import BreimanForestClassifier, CredalForestClassifier
+from ..ensembles.empirical_error_rf import EmpiricalErrorForestClassifier
 from ..ensembles.rcrf import RCRFClassifier
 from .base import Method
 
@@ -45,6 +46,14 @@ class RCRF(_ForestMethod):
 
     key = "rcrf"
     estimator_class = RCRFClassifier
+
+
+class EmpiricalErrorRF(_ForestMethod):
+    """The greedy forest of the BRF paper's Sec. 5.2 example: Breiman's RF with each node cut
+    at the threshold of least empirical (training) error, fully grown trees, majority vote."""
+
+    key = "empirical_error_rf"
+    estimator_class = EmpiricalErrorForestClassifier
 
 
 class _SearchedForest(_ForestMethod):

@@ -63,11 +63,18 @@ def _fmt(value: float, digits: int = 4) -> str:
     return "—" if pd.isna(value) else f"{value:.{digits}f}"
 
 
+def _missing_reason(cell) -> str:
+    """Why a regenerated cell is empty: no run, or runs without a value (e.g. C2RF samples not solved)."""
+    if cell["n_folds"] == 0:
+        return "not computed"
+    return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
+
+
 def _cell_rows(cells: pd.DataFrame, digits: int) -> tuple:
     rows = []
     for _, c in cells.iterrows():
         if pd.isna(c["mean"]):
-            verdict = "not computed"
+            verdict = _missing_reason(c)
         elif pd.isna(c["published_mean"]):
             verdict = "not in the paper"
         else:
@@ -135,15 +142,19 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
     ranks = json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
     computed = cells[cells["within"].notna()]
     agree = int(computed["within"].astype(bool).sum())
-    n_missing = int(cells["mean"].isna().sum())
+    n_missing = int((cells["mean"].isna() & (cells["n_folds"] == 0)).sum())
+    n_empty = int((cells["mean"].isna() & (cells["n_folds"] > 0)).sum())
     blocks = [
         Heading(f"{spec['table']}: {spec['caption']}", 3),
         Paragraph(
             f"{agree} of {len(computed)} regenerated cells with a published value lie within tolerance of the published value "
             f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, "
             f"{spec.get('tolerance_abs', spec['report']['tolerance_abs'])})); "
-            f"{n_missing} cells were not computed. Metric: {spec['metric']}, mean ± std over folds and repeats "
-            "(a single value where there is one split)."
+            f"{n_missing} cells were not computed"
+            + (f", {n_empty} have runs but no value" if n_empty else "")
+            + f". Metric: {spec['metric']}, "
+            + ("median over the samples." if spec.get("aggregate") == "median"
+               else "mean ± std over folds and repeats (a single value where there is one split).")
         ),
         Table(
             ("Data set", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
@@ -185,7 +196,11 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
     if figure is not None:
         blocks.append(Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}"))
     missing = cells[cells["mean"].isna()]
-    notes = [f"{r.dataset} / {r.method}: not computed (no result for this cell in this run)" for r in missing.itertuples()]
+    notes = [
+        f"{r.dataset} / {r.method}: "
+        + ("not computed (no result for this cell in this run)" if r.n_folds == 0 else _missing_reason(r._asdict()))
+        for r in missing.itertuples()
+    ]
     excluded = ranks["ours"].get("excluded_datasets", [])
     if excluded:
         notes.append("left out of the regenerated ranks for a missing cell: " + ", ".join(excluded))

@@ -10,9 +10,17 @@ regenerated ones. Kinds:
 - ``best_mean_rank``: ``a`` has the lowest mean rank;
 - ``significantly_better``: ``a``'s mean rank beats ``b``'s by at least the Nemenyi CD;
 - ``not_significantly_different``: ``a``'s mean rank is within the CD of each of ``others``;
-- ``better_on_count``: ``a`` beats ``b`` strictly on at least ``count`` data sets;
+- ``better_on_count``: ``a`` beats ``b`` strictly on at least ``count`` data sets (with ``of``,
+  "``count`` of ``of``" is scaled to the data sets the table has, rounding up, so a profile
+  that runs a subset checks the same proportion);
 - ``control_significantly_better``: ``a`` (the table's ``control``) ranks better than each of
-  ``others`` and Holm's post-hoc test finds the difference significant.
+  ``others`` and Holm's post-hoc test finds the difference significant;
+- ``more_complete_cells``: ``a`` has more non-missing cells than ``b`` (e.g. the C2RF paper's
+  Table 2, where a missing cell means fewer than 3 of 5 samples solved);
+- ``not_worse_on_count``: ``a`` is better than ``b`` or within ``within`` of it on at least
+  ``count`` data sets ("better or very similar");
+- ``mean_relative_reduction``: over the data sets where both have a cell, the mean of
+  (b - a) / b is at least ``value`` (e.g. "cuts run time by 89 % on average": value 0.89).
 
 "Better" follows the table's ``higher_is_better``.
 """
@@ -68,8 +76,44 @@ def _better_on_count(cells, column, claim, table_spec):
     if pair is None:
         return UNKNOWN, "missing cells"
     wins = int((_sign(table_spec) * (pair[claim["a"]] - pair[claim["b"]]) > 0).sum())
-    verdict = HOLDS if wins >= claim["count"] else FAILS
-    return verdict, f"better on {wins} of {len(pair)}"
+    needed = _needed(claim, len(pair))
+    return (HOLDS if wins >= needed else FAILS), f"better on {wins} of {len(pair)} (needs {needed})"
+
+
+def _needed(claim: dict, n: int) -> int:
+    """The claim's ``count``, or with ``of`` the same share of the ``n`` data sets at hand (rounded up)."""
+    return claim["count"] if "of" not in claim else int(np.ceil(claim["count"] * n / claim["of"] - 1e-9))
+
+
+def _more_complete_cells(cells, column, claim, table_spec):
+    scores = _scores(cells, column, claim.get("subset"))
+    if claim["a"] not in scores or claim["b"] not in scores:
+        return UNKNOWN, "missing methods"
+    a, b = (int(scores[m].notna().sum()) for m in (claim["a"], claim["b"]))
+    return (HOLDS if a > b else FAILS), f"{claim['a']} {a} of {len(scores)}, {claim['b']} {b} of {len(scores)}"
+
+
+def _not_worse_on_count(cells, column, claim, table_spec):
+    pair = _paired(_scores(cells, column, claim.get("subset")), claim["a"], claim["b"])
+    if pair is None:
+        return UNKNOWN, "missing cells"
+    margin = _sign(table_spec) * (pair[claim["a"]] - pair[claim["b"]])
+    ok = int((margin >= -claim["within"]).sum())
+    needed = _needed(claim, len(pair))
+    return (HOLDS if ok >= needed else FAILS), f"better or within {claim['within']:g} on {ok} of {len(pair)} (needs {needed})"
+
+
+def _mean_relative_reduction(cells, column, claim, table_spec):
+    scores = _scores(cells, column, claim.get("subset"))
+    if claim["a"] not in scores or claim["b"] not in scores:
+        return UNKNOWN, "missing methods"
+    pair = scores[[claim["a"], claim["b"]]].dropna()
+    pair = pair[pair[claim["b"]] > 0]
+    if pair.empty:
+        return UNKNOWN, "no data set with both cells"
+    reduction = float(((pair[claim["b"]] - pair[claim["a"]]) / pair[claim["b"]]).mean())
+    verdict = HOLDS if reduction >= claim["value"] else FAILS
+    return verdict, f"mean reduction {reduction:.0%} over {len(pair)} data sets"
 
 
 def _control_claim(stats: dict, claim: dict):
@@ -102,7 +146,9 @@ def _rank_claim(stats: dict, claim: dict):
     return (HOLDS if close else FAILS), ", ".join(f"{o} {g:.3f}" for o, g in gaps.items()) + f" vs CD {cd:.3f}"
 
 
-PAIR_KINDS = {"dominates": _dominates, "larger_gain_on_subset": _larger_gain, "better_on_count": _better_on_count}
+PAIR_KINDS = {"dominates": _dominates, "larger_gain_on_subset": _larger_gain, "better_on_count": _better_on_count,
+              "more_complete_cells": _more_complete_cells, "not_worse_on_count": _not_worse_on_count,
+              "mean_relative_reduction": _mean_relative_reduction}
 RANK_KINDS = {"best_mean_rank", "significantly_better", "not_significantly_different"}
 
 
@@ -122,3 +168,52 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
         result[side] = verdict
         result[f"{side}_evidence"] = evidence
     return result
+
+
+# Claims on a curve (a figure's ``claims``: the paper draws or argues it, with no table):
+# ``metric`` (mean over repeats) of method ``a`` against the training size ``n_train``.
+# - ``decreasing``: it falls from every training size to the next;
+# - ``final_at_most`` / ``final_at_least``: at the largest size it is at most / at least
+#   ``bound``, or, with ``b`` instead of ``bound``, at most / at least ``b``'s there.
+# The paper side is "cannot be checked": the paper shows no numbers for such a curve.
+CURVE_KINDS = ("decreasing", "final_at_most", "final_at_least")
+
+
+def curve_means(runs: pd.DataFrame, metric: str, x: str = "n_train") -> pd.DataFrame:
+    """Mean ``metric`` per ``x`` (rows, ascending) and method (columns)."""
+    return runs.groupby([x, "method"])[metric].mean().unstack("method").sort_index()
+
+
+def _curve_verdict(means: pd.DataFrame, claim: dict):
+    a = claim["a"]
+    if a not in means or means[a].isna().all():
+        return UNKNOWN, f"no curve for {a}"
+    curve = means[a].dropna()
+    if claim["kind"] == "decreasing":
+        if len(curve) < 2:
+            return UNKNOWN, "needs two training sizes or more"
+        rises = [f"{lo:g} -> {hi:g}" for lo, hi, step in zip(curve.index[:-1], curve.index[1:], np.diff(curve))
+                 if step >= 0]
+        evidence = f"{a} {curve.iloc[0]:.4f} at n={curve.index[0]:g} to {curve.iloc[-1]:.4f} at n={curve.index[-1]:g}"
+        return (FAILS, evidence + "; not falling at " + ", ".join(rises)) if rises else (HOLDS, evidence)
+    n, value = curve.index[-1], curve.iloc[-1]
+    if "b" in claim:
+        if claim["b"] not in means or pd.isna(means[claim["b"]].get(n)):
+            return UNKNOWN, f"no value of {claim['b']} at n={n:g}"
+        other, label = float(means[claim["b"]][n]), f"{claim['b']} {means[claim['b']][n]:.4f}"
+    else:
+        other, label = float(claim["bound"]), f"bound {claim['bound']:.4f}"
+    holds = value <= other if claim["kind"] == "final_at_most" else value >= other
+    return (HOLDS if holds else FAILS), f"{a} {value:.4f} at n={n:g} vs {label}"
+
+
+def evaluate_curve_claim(claim: dict, runs: pd.DataFrame, metric: str = "error", x: str = "n_train") -> dict:
+    """A curve claim's verdict on our runs (one data set); the paper side cannot be checked."""
+    if claim["kind"] not in CURVE_KINDS:
+        raise ValueError(f"unknown curve claim kind {claim['kind']!r}; valid: {list(CURVE_KINDS)}")
+    if runs["dataset"].nunique() != 1:
+        verdict, evidence = UNKNOWN, "a curve claim needs the runs of exactly one data set"
+    else:
+        verdict, evidence = _curve_verdict(curve_means(runs, metric, x), claim)
+    return {"claim": claim["text"], "paper": UNKNOWN, "paper_evidence": "the paper shows no numbers",
+            "ours": verdict, "ours_evidence": evidence}

@@ -10,15 +10,24 @@ import numpy as np
 import pandas as pd
 
 
-def summarize_runs(runs: pd.DataFrame, metric: str, ddof: int = 1) -> pd.DataFrame:
+def summarize_runs(runs: pd.DataFrame, metric: str, ddof: int = 1, aggregate: str = "mean",
+                   min_solved_share: float | None = None) -> pd.DataFrame:
     """Mean and standard deviation of ``metric`` over folds and repeats, per (dataset, method).
 
     ``ddof=1`` is the sample standard deviation (MATLAB's and R's default, which papers of this
-    kind usually report); the papers do not say which they used.
+    kind usually report); the papers do not say which they used. ``aggregate="median"`` gives
+    the median in the ``mean`` column and no std (the C2RF paper's tables). With
+    ``min_solved_share``, a cell is missing (NaN) when a smaller share of its rows has ``solved``
+    true, as the C2RF paper's Table 2 prints '—' when fewer than 3 of 5 samples were solved (0.6).
     """
+    if aggregate not in ("mean", "median"):
+        raise ValueError(f"aggregate must be 'mean' or 'median', got {aggregate!r}")
     grouped = runs.groupby(["dataset", "method"])[metric]
-    summary = grouped.agg(mean="mean", n_folds="count")
-    summary["std"] = grouped.std(ddof=ddof)
+    summary = grouped.agg(mean=aggregate, n_folds="count")
+    summary["std"] = grouped.std(ddof=ddof) if aggregate == "mean" else float("nan")
+    if min_solved_share is not None:
+        solved = runs.groupby(["dataset", "method"])["solved"].mean()
+        summary.loc[solved[solved < min_solved_share - 1e-9].index, "mean"] = float("nan")
     return summary[["mean", "std", "n_folds"]]
 
 

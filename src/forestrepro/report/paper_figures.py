@@ -9,11 +9,17 @@ Each kind is one function ``(runs, spec) -> Figure``; ``spec`` is the figure's e
   as the RCRF paper's Fig. 3;
 - ``sweep_curve``: ``metric`` (mean ± std over folds) against the swept parameter, one panel
   per data set and one line per method, as the BRF paper's Figs. 4-5;
-- ``accuracy_bars``: mean ``metric`` per data set, a bar per method, as the BRF paper's Fig. 3.
+- ``accuracy_bars``: mean ``metric`` per data set, a bar per method, as the BRF paper's Fig. 3;
+- ``runtime_ecdf`` and ``paired_difference_box``: the C2RF paper's Figs. 1-3 (``c2rf_figures``);
+- ``learning_curve``: ``metric`` (default ``error``, mean ± std over repeats) against the
+  training size ``n_train`` (log scale unless ``log_x: false``), one line per method and one
+  panel per data set, with the verdicts of the figure's ``claims`` printed below it, as the
+  BRF paper's Sec. 5.2 consistency example (its Fig. 2 draws only the distribution).
 """
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +27,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..io import atomic_path
+from .claims import evaluate_curve_claim
+from .c2rf_figures import paired_difference_box, runtime_ecdf
 
 MARKERS = "osD^v<>ph*"
 
@@ -99,7 +107,46 @@ def accuracy_bars(runs: pd.DataFrame, spec: dict) -> Figure:
     return fig
 
 
-KINDS = {f.__name__: f for f in (kappa_error_scatter, kappa_error_centroids, sweep_curve, accuracy_bars)}
+def learning_curve(runs: pd.DataFrame, spec: dict) -> Figure:
+    """``metric`` against ``n_train``, one line per method (mean ± std over repeats)."""
+    metric = spec.get("metric", "error")
+    datasets = [d for d in spec.get("datasets", sorted(set(runs["dataset"]))) if d in set(runs["dataset"])]
+    claims = [evaluate_curve_claim(c, runs, metric) for c in spec.get("claims", [])]
+    n_panels = max(1, len(datasets))
+    width = max(7.0, 4.6 * n_panels)
+    lines = [textwrap.fill(f"{c['claim']}: {c['ours']} ({c['ours_evidence']})", int(width * 15), subsequent_indent="    ")
+             for c in claims]
+    text_height = 0.14 * sum(line.count("\n") + 1 for line in lines)
+    fig = Figure(figsize=(width, 3.8 + text_height))
+    grid = fig.add_gridspec(2 if claims else 1, n_panels, height_ratios=[3.8, text_height] if claims else None)
+    axes = [fig.add_subplot(grid[0, i]) for i in range(n_panels)]
+    for ax, dataset in zip(axes, datasets):
+        for marker, method in zip(MARKERS, spec["method_order"]):
+            part = runs[(runs["dataset"] == dataset) & (runs["method"] == method)]
+            if part.empty:
+                continue
+            curve = part.groupby("n_train")[metric].agg(["mean", "std"]).sort_index()
+            ax.errorbar(curve.index, curve["mean"], yerr=curve["std"].fillna(0.0), marker=marker, capsize=2,
+                        label=method)
+        ax.set_title(dataset)
+        ax.set_xlabel(spec.get("x_label", "training size n"))
+        if spec.get("log_x", True):
+            ax.set_xscale("log")
+        if spec.get("log_y", False):
+            ax.set_yscale("log")
+        ax.grid(True, which="major", alpha=0.3)
+    axes[0].set_ylabel(metric)
+    axes[0].legend(loc="best")
+    if claims:
+        text = fig.add_subplot(grid[1, :])
+        text.axis("off")
+        text.text(0.0, 1.0, "\n".join(lines), fontsize=7, va="top", ha="left", transform=text.transAxes,
+                  in_layout=False)
+    return fig
+
+
+KINDS = {f.__name__: f for f in (kappa_error_scatter, kappa_error_centroids, sweep_curve, accuracy_bars, runtime_ecdf,
+                                                  paired_difference_box, learning_curve)}
 
 
 def draw_figure(runs: pd.DataFrame, spec: dict, stem: str | Path) -> list[Path]:

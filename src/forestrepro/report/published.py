@@ -1,7 +1,8 @@
 """Published numbers, transcribed from the papers into ``report/published/*.csv``.
 
 The code never hard-codes a published result: every one is read from these files (copied from
-``shared/papers/tables/``, see ``shared/papers/README.md`` for the transcription notes).
+``shared/papers/tables/``, see ``shared/papers/README.md`` for the transcription notes), plus
+``c2rf_text_solved_share.csv``: shares the C2RF paper states in its text (Sec. 5.4), not in a table.
 """
 
 from __future__ import annotations

@@ -75,7 +75,12 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
     """Compare ``runs`` (per-fold rows) with the published table described by ``spec``."""
     metric = spec["metric"]
     published_metric = spec.get("published_metric", metric)
-    summary = summarize_runs(runs, metric) if len(runs) else pd.DataFrame(columns=["mean", "std", "n_folds"])
+    if spec.get("pool_datasets") and len(runs):
+        runs = runs.assign(dataset="all")  # one cell per method over every data set's rows
+    summary = (
+        summarize_runs(runs, metric, aggregate=spec.get("aggregate", "mean"), min_solved_share=spec.get("min_solved_share"))
+        if len(runs) else pd.DataFrame(columns=["mean", "std", "n_folds"])
+    )
     published = published_cells(spec["published"], published_metric)
     cells = compare_cells(
         summary,

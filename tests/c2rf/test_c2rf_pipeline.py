@@ -1,0 +1,136 @@
+"""The C2RF study in the pipeline: approaches as methods, the c2rf_samples protocol, median
+tables with the paper's '—' rule, the solved-count claim and Figs. 1-3."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from forestrepro.c2rf import APPROACHES, PAPER_COLUMN
+from forestrepro.config import ConfigError, compose_config
+from forestrepro.evaluation.c2rf_samples import c2rf_samples
+from forestrepro.evaluation.protocol import ProtocolError
+from forestrepro.methods import MethodConfigError, build_method
+from forestrepro.report.c2rf_figures import paired_differences
+from forestrepro.report.claims import evaluate_claim
+from forestrepro.report.compare import summarize_runs
+from forestrepro.report.paper_figures import draw_figure
+
+PROTOCOL = {"name": "tiny", "kind": "c2rf_samples", "sampling": "biased", "repeats": 2, "bias": "share",
+            "drop_duplicates": True, "lower": 1.0, "upper": 100.0, "time_limit": 20.0, "metrics": []}
+
+
+def _approach(name: str, **params):
+    return build_method({"name": name, "estimator": "c2rf_approach", "params": params, "grid": {}})
+
+
+@pytest.fixture(scope="module")
+def data():
+    """3,000 points of two overlapping Gaussian classes (a 1 % sample labels 30 of them)."""
+    rng = np.random.default_rng(5)
+    y = (rng.random(3000) < 0.4).astype(int)
+    X = rng.normal(size=(3000, 4)) + 0.8 * y[:, None]
+    return X, y
+
+
+def test_each_configured_approach_is_the_library_preset():
+    """conf/method/c2rf_*.yaml and c2rf.APPROACHES describe the same switches for the paper's columns."""
+    cfg = compose_config()
+    by_column = {column: name for name, column in PAPER_COLUMN.items()}
+    table = cfg["paper"]["c2rf"]["tables"]["table2"]["methods"]
+    for method, column in table.items():
+        approach = build_method(cfg["method"][method])
+        preset = APPROACHES[by_column[column]] if column else APPROACHES["p-C2RF+"]
+        assert approach.solve_kwargs == preset
+
+
+def test_approach_config_errors_name_the_method():
+    with pytest.raises(MethodConfigError, match="c2rf_bad.*unknown params \\['presolve'\\]"):
+        _approach("c2rf_bad", presolve=True)
+    with pytest.raises(MethodConfigError, match="takes no solve switches"):
+        _approach("c2rf_bad", vote=True, preprocess=True)
+    with pytest.raises(MethodConfigError, match="no search grid"):
+        build_method({"name": "c2rf_bad", "estimator": "c2rf_approach", "params": {}, "grid": {"x": [1]}})
+
+
+def test_every_approach_solves_the_same_instances(data):
+    """The instance seed leaves the approach out: lambda, m and the labeled sample agree (paired (10))."""
+    X, y = data
+    common = dict(paper="c2rf", dataset="toy", root_seed=7, protocol=PROTOCOL)
+    vote = c2rf_samples(_approach("c2rf_rf", vote=True), X, y, **common)
+    plus = c2rf_samples(_approach("c2rf_plus", **APPROACHES["p-C2RF+"]), X, y, **common)
+    assert len(vote) == len(plus) == PROTOCOL["repeats"]
+    for column in ("seed", "lam", "m", "n_labeled", "n_unique_patterns"):
+        assert vote[column].tolist() == plus[column].tolist()
+    assert vote["seed"].nunique() == PROTOCOL["repeats"]
+    assert vote["solved"].all() and (vote["status"] == "majority_vote").all()
+    assert np.allclose(vote["accuracy_pct"], 100 * vote["accuracy"])
+    solved = plus[plus["solved"]]
+    assert len(solved) and (solved["eta"] - solved["best_bound"] < 1).all()  # optimal: eta within 1 of the bound
+    again = c2rf_samples(_approach("c2rf_rf", vote=True), X, y, **common)
+    pd.testing.assert_frame_equal(vote.drop(columns=["seconds"]), again.drop(columns=["seconds"]))
+
+
+def test_protocol_refuses_multiclass_targets_and_estimators(data):
+    X, y = data
+    with pytest.raises(ProtocolError, match="'toy'.*binary target"):
+        c2rf_samples(_approach("c2rf_rf", vote=True), X, y + 1, paper="c2rf", dataset="toy", root_seed=1,
+                     protocol=PROTOCOL)
+    forest = build_method({"name": "breiman_rf", "estimator": "breiman_rf", "params": {"n_estimators": 2}, "grid": {}})
+    with pytest.raises(ProtocolError, match="'breiman_rf' is an estimator"):
+        c2rf_samples(forest, X, y, paper="c2rf", dataset="toy", root_seed=1, protocol=PROTOCOL)
+
+
+def test_config_keeps_approaches_and_their_protocol_together():
+    with pytest.raises(ConfigError, match="c2rf_rf' is a C2RF approach"):
+        compose_config(["paper.rcrf.experiments.main.methods=[breiman_rf,c2rf_rf]"])
+    with pytest.raises(ConfigError, match="runs C2RF approaches only; method 'breiman_rf'"):
+        compose_config(["paper.c2rf.experiments.srs.methods=[c2rf_rf,breiman_rf]"])
+
+
+def _runs() -> pd.DataFrame:
+    """Hand-made per-sample rows: 5 samples of one instance, two approaches."""
+    return pd.DataFrame({
+        "dataset": ["d"] * 10, "method": ["a"] * 5 + ["b"] * 5, "repeat": list(range(5)) * 2,
+        "seconds": [5.0, 1.0, 3.0, 9.0, 2.0, 9.0, 9.0, 1.0, 9.0, 2.0],
+        "solved": [True, True, True, False, True, False, False, True, False, True],
+        "accuracy": [0.7, 0.8, 0.6, np.nan, 0.9, 0.5, 0.5, 0.6, 0.7, 0.9],
+        "mcc": [0.1, 0.2, 0.3, np.nan, 0.4, 0.0, 0.2, 0.1, 0.3, 0.4],
+        "time_limit": 8.0,
+    })
+
+
+def test_median_cells_and_the_papers_dash_rule():
+    """a: median of (5, 1, 3, 9, 2) = 3, 4 of 5 solved; b: 2 of 5 solved < 3 of 5, so '—'."""
+    summary = summarize_runs(_runs(), "seconds", aggregate="median", min_solved_share=0.6)
+    assert summary.loc[("d", "a"), "mean"] == 3.0
+    assert np.isnan(summary.loc[("d", "a"), "std"])
+    assert np.isnan(summary.loc[("d", "b"), "mean"]) and summary.loc[("d", "b"), "n_folds"] == 5
+    # a median skips samples without a solution: (0.7, 0.8, 0.6, 0.9) -> 0.75
+    assert summarize_runs(_runs(), "accuracy", aggregate="median").loc[("d", "a"), "mean"] == pytest.approx(0.75)
+
+
+def test_more_complete_cells_counts_solved_instances():
+    cells = pd.DataFrame({"dataset": ["x", "y", "x", "y"], "method": ["a", "a", "b", "b"],
+                          "mean": [1.0, 2.0, np.nan, 3.0], "published_mean": [1.0, np.nan, 1.0, np.nan]})
+    claim = {"text": "a solves more", "kind": "more_complete_cells", "a": "a", "b": "b"}
+    result = evaluate_claim(claim, cells, {}, {})
+    assert result["ours"] == "holds" and result["ours_evidence"] == "a 2 of 2, b 1 of 2"
+    assert result["paper"] == "does not hold"
+
+
+def test_paired_differences_by_hand():
+    """Eq. (10) per (instance, sample), left out where either side has no value (sample 3)."""
+    diff = paired_differences(_runs(), "a", "b", "accuracy")
+    assert diff.index.get_level_values("repeat").tolist() == [0, 1, 2, 4]
+    assert np.allclose(diff.to_numpy(), [0.2, 0.3, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("spec", [
+    {"kind": "runtime_ecdf", "method_order": ["a", "b"]},
+    {"kind": "paired_difference_box", "methods": ["a", "b"], "method_order": ["a", "b"]},
+])
+def test_c2rf_figures_render(tmp_path, spec):
+    written = draw_figure(_runs(), spec, tmp_path / "fig")
+    assert [p.suffix for p in written] == [".png", ".pdf"] and all(p.stat().st_size > 1000 for p in written)
