@@ -2,6 +2,7 @@
 learning-curve protocol, the greedy empirical-error forest, curve claims and the figure."""
 
 import copy
+import json
 
 import numpy as np
 import pandas as pd
@@ -17,6 +18,7 @@ from forestrepro.evaluation.seeds import split_seed
 from forestrepro.methods import build_method
 from forestrepro.methods.base import Method
 from forestrepro.report.claims import FAILS, HOLDS, UNKNOWN, evaluate_curve_claim
+from forestrepro.report.build import _figure_claims
 from forestrepro.report.paper_figures import draw_figure
 
 PROTOCOL = {"kind": "learning_curve", "train_sizes": [20, 60, 150], "test_size": 100, "repeats": 2,
@@ -201,3 +203,8 @@ def test_learning_curve_figure(tmp_path):
     written = draw_figure(_curve_runs(), spec, tmp_path / "fig2")
     assert [p.suffix for p in written] == [".png", ".pdf"]
     assert all(p.stat().st_size > 1000 for p in written)
+    # the verdicts go beside the images, for the report's claims table under the figure
+    claims = json.loads((tmp_path / "fig2.claims.json").read_text())
+    assert [(c["claim"], c["ours"]) for c in claims] == [("a falls", HOLDS)]
+    assert _figure_claims(tmp_path / "fig2.png") == claims
+    assert _figure_claims(tmp_path / "elsewhere.png") == []

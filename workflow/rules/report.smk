@@ -37,6 +37,7 @@ rule paper_figure:
             subcategory="{paper}",
         ),
         pdf=f"{FIGURES}/{TAG}/{{paper}}_{{figure}}.pdf",
+        claims=f"{FIGURES}/{TAG}/{{paper}}_{{figure}}.claims.json",
     log:
         f"{RESULTS}/logs/{TAG}/figures/{{paper}}_{{figure}}.log",
     params:
@@ -56,6 +57,7 @@ rule report:
         figures=[f"{FIGURES}/{TAG}/{p}_{t}_cd.png" for p, t in RANKED_TABLES],
         paper_figures=[f"{FIGURES}/{TAG}/{p}_{f}.png" for p, f in PAPER_FIGURES],
         figure_specs=[f"{RESULTS}/runs/{TAG}/specs/{p}/{f}.figure.json" for p, f in PAPER_FIGURES],
+        figure_claims=[f"{FIGURES}/{TAG}/{p}_{f}.claims.json" for p, f in PAPER_FIGURES],
         dataset_specs=[f"{RESULTS}/data/specs/{d}.json" for d in DATASETS],
         data_provenance=[f"{RESULTS}/data/{d}.provenance.json" for d in DATASETS],
     output:

@@ -135,6 +135,25 @@ def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict) -> li
     return notes
 
 
+def claims_blocks(claims: list[dict]) -> list:
+    """The table of claim verdicts (none when there is no claim)."""
+    if not claims:
+        return []
+    return [
+        Table(
+            ("Claim", "On the paper's numbers", "On ours", "Evidence (paper; ours)"),
+            tuple((c["claim"], c["paper"], c["ours"], f"{c['paper_evidence']}; {c['ours_evidence']}") for c in claims),
+            caption="The paper's claims, checked",
+        )
+    ]
+
+
+def _figure_claims(png: Path) -> list[dict]:
+    """The verdicts the figure rule wrote beside ``png`` (``<stem>.claims.json``), if any."""
+    path = png.with_suffix(".claims.json")
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+
+
 def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: dict, data_provenance: dict) -> list:
     """The report section of one regenerated table."""
     cells = pd.read_csv(stem.with_suffix(".csv"))
@@ -184,15 +203,7 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
                 caption="A check of the paper's arithmetic (ties get the average rank)",
             )
         )
-    claims = [evaluate_claim(c, cells, ranks, spec) for c in spec.get("claims", [])]
-    if claims:
-        blocks.append(
-            Table(
-                ("Claim", "On the paper's numbers", "On ours", "Evidence (paper; ours)"),
-                tuple((c["claim"], c["paper"], c["ours"], f"{c['paper_evidence']}; {c['ours_evidence']}") for c in claims),
-                caption="The paper's claims, checked",
-            )
-        )
+    blocks += claims_blocks([evaluate_claim(c, cells, ranks, spec) for c in spec.get("claims", [])])
     if figure is not None:
         blocks.append(Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}"))
     missing = cells[cells["mean"].isna()]
@@ -257,6 +268,7 @@ def build_report(
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(png, out_dir / "figures" / png.name)
                 doc.add(Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", fspec["caption"]))
+                doc.add(*claims_blocks(_figure_claims(png)))
         notes = list(dict.fromkeys(n for _, spec, _ in mine for n in paper_notes(spec, dataset_specs, data_provenance)))
         if notes:
             doc.add(Heading("Notes", 3), Bullets(tuple(notes)))

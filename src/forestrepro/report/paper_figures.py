@@ -20,13 +20,14 @@ Each kind is one function ``(runs, spec) -> Figure``; ``spec`` is the figure's e
 from __future__ import annotations
 
 import textwrap
+import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..io import atomic_path
+from ..io import atomic_path, write_text_atomic
 from .claims import evaluate_curve_claim
 from .c2rf_figures import paired_difference_box, runtime_ecdf
 
@@ -150,11 +151,16 @@ KINDS = {f.__name__: f for f in (kappa_error_scatter, kappa_error_centroids, swe
 
 
 def draw_figure(runs: pd.DataFrame, spec: dict, stem: str | Path) -> list[Path]:
-    """Draw the figure ``spec`` describes from ``runs``; write ``<stem>.png`` and ``.pdf``."""
+    """Draw the figure ``spec`` describes from ``runs``; write ``<stem>.png`` and ``.pdf`` (returned),
+    and ``<stem>.claims.json``: the verdicts of the figure's curve ``claims`` (a list, maybe empty)
+    for the report's claims table."""
     if spec["kind"] not in KINDS:
         raise ValueError(f"unknown figure kind {spec['kind']!r}; valid: {sorted(KINDS)}")
     fig = KINDS[spec["kind"]](runs, spec)
     fig.tight_layout()
+    claims = [evaluate_curve_claim(c, runs, spec.get("metric", "error")) for c in spec.get("claims", [])]
+    claims_path = Path(stem).with_suffix(".claims.json")
+    write_text_atomic(claims_path, json.dumps(claims, indent=2, sort_keys=True) + "\n")
     written = []
     for suffix, kwargs in ((".png", {"dpi": 150, "metadata": {"Software": None}}), (".pdf", {"metadata": {"CreationDate": None}})):
         path = Path(stem).with_suffix(suffix)
