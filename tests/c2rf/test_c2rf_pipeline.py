@@ -134,3 +134,13 @@ def test_paired_differences_by_hand():
 def test_c2rf_figures_render(tmp_path, spec):
     written = draw_figure(_runs(), spec, tmp_path / "fig")
     assert [p.suffix for p in written] == [".png", ".pdf"] and all(p.stat().st_size > 1000 for p in written)
+
+
+def test_each_ablation_variant_changes_one_switch_of_p_c2rf_plus():
+    cfg = compose_config(profile="paper")
+    full = build_method(cfg["method"]["c2rf_plus"]).solve_kwargs
+    variants = [m for m in cfg["paper"]["c2rf"]["tables"]["ablation_time"]["methods"] if m != "c2rf_plus"]
+    assert len(variants) == 8 and set(variants) <= set(cfg["paper"]["c2rf"]["experiments"]["biased"]["methods"])
+    for name in variants:
+        kwargs = build_method(cfg["method"][name]).solve_kwargs
+        assert len({k for k in {*full, *kwargs} if full.get(k) != kwargs.get(k)}) == 1, name
