@@ -102,3 +102,56 @@ def test_noise_feature_has_the_largest_index():
     np.testing.assert_array_equal(interdependent.sum(axis=1), [1, 2, 1])
     beta = banzhaf_index(interdependent)
     assert np.argmax(beta) == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bitset_counts_equal_histogram_counts(seed):
+    # small nodes with two bins and bootstrap weights are counted with bit sets; the numbers
+    # must be the histograms' to the last bit (same sums in the same order)
+    from forestrepro.trees.banzhaf import (
+        _bitsets_apply,
+        _information_bitsets,
+        _information_histograms,
+    )
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 65))
+    h = int(rng.integers(2, 9))
+    k = int(rng.integers(1, 6))
+    codes = rng.integers(0, 2, size=(h, n)).astype(np.uint8)
+    y = rng.integers(0, k, size=n).astype(np.intp)
+    w = rng.integers(0, 6, size=n).astype(np.float64)
+    w[0] = max(w[0], 1.0)
+    assert _bitsets_apply(codes, 2, w)
+    got = np.empty(h), np.empty((h, h))
+    expected = np.empty(h), np.empty((h, h))
+    _information_bitsets(codes, y, k, w, *got)
+    _information_histograms(codes, 2, y, k, w, *expected)
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[1], expected[1])
+
+
+def test_bitsets_only_where_they_count_exactly():
+    from forestrepro.trees.banzhaf import _bitsets_apply
+
+    codes = np.zeros((3, 10), dtype=np.uint8)
+    assert _bitsets_apply(codes, 2, np.ones(10))
+    assert not _bitsets_apply(codes, 4, np.ones(10))  # more than two bins
+    assert not _bitsets_apply(codes, 2, np.full(10, 0.5))  # fractional weights
+    assert not _bitsets_apply(np.zeros((3, 65), dtype=np.uint8), 2, np.ones(65))  # > 64
+
+
+def test_two_bin_small_node_against_numpy_entropies():
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 2, size=(40, 4))
+    y = (X[:, 0] ^ rng.integers(0, 2, size=40)) + X[:, 1]
+    weight = rng.integers(1, 4, size=40).astype(float)
+    _, mi, cmi = interdependence_matrix(X, y, sample_weight=weight)
+    H = lambda *cols: _entropy(*cols, weight=weight)  # noqa: E731
+    for i in range(4):
+        assert mi[i] == pytest.approx(H(X[:, i]) + H(y) - H(X[:, i], y), abs=1e-10)
+        for j in range(4):
+            if j != i:
+                expected = (H(X[:, i], X[:, j]) + H(y, X[:, j]) - H(X[:, j])
+                            - H(X[:, i], y, X[:, j]))
+                assert cmi[i, j] == pytest.approx(expected, abs=1e-10)

@@ -11,10 +11,10 @@ from forestrepro.trees.rules import Midpoint, _scan
 from forestrepro.trees.banzhaf import count_partners
 from forestrepro.trees.rules.banzhaf_rule import (
     BanzhafMidpoint,
-    bin_fractions,
-    discretise,
-    gather_range,
+    node_codes,
     node_information,
+    node_range,
+    player_scores,
 )
 from forestrepro.trees.rules.biau import StrongWeakMidpoint, feature_scores, strong_features
 from forestrepro.trees.rules.empirical_error import EmpiricalError
@@ -44,24 +44,46 @@ def _roots(rule, X, y, n_classes, seeds, **kwargs):
 def test_two_bins_are_the_midpoint_cut(of_data):
     rng = np.random.default_rng(0)
     X = rng.random((50, 3)).astype(np.float32) * np.float32(0.7) + np.float32(0.1)
-    samples = np.arange(50)
+    samples = rng.permutation(50)
     lo, hi = np.zeros(3), np.ones(3)
     interval = np.empty(2)
-    values = np.empty(50, dtype=np.float32)
     for f in range(3):
-        assert gather_range(X, samples, 0, 50, f, of_data, lo, hi, values, interval)
-        np.testing.assert_array_equal(values, X[:, f])
+        values = X[samples, f]
+        assert node_range(X, samples, 0, 50, f, of_data, lo, hi, interval)
         cut = _scan.midpoint(X, samples, 0, 50, f, of_data, lo, hi)
         assert interval[0] / 2.0 + interval[1] / 2.0 == cut
         for n_bins in (2, 3, 4, 8):
             codes = np.empty(50, dtype=np.uint8)
-            discretise(values, interval[0], interval[1], bin_fractions(n_bins), codes)
+            node_codes(X, samples, 0, 50, f, interval[0], interval[1], n_bins, codes)
             edges = interval[0] + (interval[1] - interval[0]) * np.arange(1, n_bins) / n_bins
             np.testing.assert_array_equal(codes, np.searchsorted(edges, values, side="left"))
             if n_bins % 2 == 0:
                 np.testing.assert_array_equal(codes >= n_bins // 2, values > cut)
     X[:, 1] = 0.5
-    assert not gather_range(X, samples, 0, 50, 1, of_data, lo, hi, values, interval)
+    assert not node_range(X, samples, 0, 50, 1, of_data, lo, hi, interval)
+
+
+def test_partner_counts_order_players_as_beta_does():
+    # the argmax of Algorithm 1 is taken over a, the number of interdependent partners
+    rng = np.random.default_rng(5)
+    X = rng.random((120, 8)).astype(np.float32)
+    y = (X[:, 0] + X[:, 1] > 1.0).astype(np.intp) + (X[:, 2] > 0.7)
+    w = rng.integers(1, 4, 120).astype(np.float64)
+    samples = np.arange(120)
+    counts = np.bincount(y, weights=w, minlength=3)
+    lo, hi, bounds = np.zeros(8), np.ones(8), np.empty((8, 2))
+    codes = np.empty((8, 120), dtype=np.uint8)
+    for f in range(8):
+        assert node_range(X, samples, 0, 120, f, False, lo, hi, bounds[f])
+        node_codes(X, samples, 0, 120, f, bounds[f, 0], bounds[f, 1], 2, codes[f])
+    a, beta = np.empty(8), np.empty(8)
+    player_scores(y, w, 3, samples, 0, 120, counts, codes, 2, 3, False, a)
+    player_scores(y, w, 3, samples, 0, 120, counts, codes, 2, 3, True, beta)
+    assert len(set(a)) > 1
+    for i in range(8):
+        for j in range(8):
+            assert (a[i] < a[j]) == (beta[i] < beta[j])
+            assert (a[i] == a[j]) == (beta[i] == beta[j])
 
 
 def test_brf_root_is_the_best_gain_ratio_midpoint():
@@ -94,14 +116,14 @@ def test_two_sample_nodes_have_no_interdependence(of_data):
     y, w = np.array([0, 1]), np.array([1.0, 3.0])
     samples = np.arange(2)
     lo, hi = np.zeros(5), np.ones(5)
-    values = np.empty((5, 2), dtype=np.float32)
     bounds = np.empty((5, 2))
-    for f in range(5):
-        assert gather_range(X, samples, 0, 2, f, of_data, lo, hi, values[f], bounds[f])
     for n_bins in (2, 4):
+        codes = np.empty((5, 2), dtype=np.uint8)
+        for f in range(5):
+            assert node_range(X, samples, 0, 2, f, of_data, lo, hi, bounds[f])
+            node_codes(X, samples, 0, 2, f, bounds[f, 0], bounds[f, 1], n_bins, codes[f])
         mi, cmi = np.empty(5), np.empty((5, 5))
-        node_information(y, w, 2, samples, 0, 2, np.array([1.0, 3.0]), values, bounds, n_bins,
-                         mi, cmi)
+        node_information(y, w, 2, samples, 0, 2, np.array([1.0, 3.0]), codes, n_bins, mi, cmi)
         partners = np.empty(5, dtype=np.intp)
         count_partners(mi, cmi, partners)
         assert not partners.any()

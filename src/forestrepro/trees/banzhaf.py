@@ -66,7 +66,8 @@ kernel only notices edits to the kernel's own file: after editing this module, d
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 INTERDEPENDENCE_TOL = 1e-9
 """``I(f_i; y) <= I(f_i; y | f_j) + tol`` (bits): equal values up to rounding count as
@@ -235,8 +236,163 @@ def _plogp_sums(table, lanes, size, n_cells, n_classes, memo):
     return s_xy, s_x
 
 
+@intrinsic
+def _popcount(typingctx, x):
+    """Number of set bits of a uint64 (LLVM's ``ctpop``)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+BITSET_MAX_SAMPLES = 64
+"""Nodes of at most this many samples, two bins and integer weights of total below
+``XLOGX_TABLE_SIZE`` are counted with bit sets (``_information_bitsets``)."""
+XLOGX_TABLE_SIZE = 4096
+
+
+@njit(cache=True, nogil=True)
+def _xlogx_table(size):
+    """``c * log2(c)`` for ``c = 0..size-1`` (0 for ``c = 0``), computed as ``_xlogx``
+    computes it, so table and memo give the same bits."""
+    table = np.zeros(size)
+    for c in range(1, size):
+        table[c] = float(c) * np.log2(float(c))
+    return table
+
+
+_XLOGX = _xlogx_table(XLOGX_TABLE_SIZE)  # a compile-time constant of the kernels below
+
+
+@njit(cache=True, nogil=True)
+def _bitsets_apply(codes, n_bins, w):
+    """Whether ``information`` may count with bit sets: two bins, at most
+    ``BITSET_MAX_SAMPLES`` samples, non-negative integer weights summing to less than
+    ``XLOGX_TABLE_SIZE``."""
+    if n_bins != 2 or codes.shape[1] > BITSET_MAX_SAMPLES:
+        return False
+    total = 0.0
+    for p in range(w.shape[0]):
+        if w[p] != np.floor(w[p]) or w[p] < 0.0:
+            return False
+        total += w[p]
+    return total < XLOGX_TABLE_SIZE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _weighted_count(mask, planes, first, n_planes):
+    """Total weight of the samples in ``mask``: ``planes[first + k]`` holds the samples
+    whose weight has bit ``k`` set."""
+    total = np.uint64(0)
+    for k in range(n_planes):
+        total += _popcount(mask & planes[first + k]) << np.uint64(k)
+    return np.intp(total)
+
+
+@njit(cache=True, nogil=True)
+def _information_bitsets(codes, y, n_classes, w, mi, cmi):
+    """``information`` for two bins, at most 64 samples and small integer weights, by
+    counting with bit sets: a feature is the set of samples in its upper bin, a class with
+    its weights is one set per bit of the weights, and a cell's weight is a sum of
+    population counts.  Per pair only the ``(1, 1, c)`` cells are counted; the other three
+    follow from the features' and classes' totals, and ``c log2 c`` is read from a table.
+    The sums run over the cells and classes in the order ``_plogp_sums`` uses, on the same
+    integer counts (a zero cell adds an exact 0), so the results are bit-identical to the
+    histogram path."""
+    h, n = codes.shape
+    n_planes = 1
+    max_weight = w.max() if n > 0 else 0.0
+    while 2.0 ** n_planes <= max_weight:
+        n_planes += 1
+    sets = np.zeros(n_classes * n_planes + h, dtype=np.uint64)  # class planes, then features
+    for p in range(n):
+        bit = np.uint64(1) << np.uint64(p)
+        weight = np.uint64(w[p])
+        first = y[p] * n_planes
+        for k in range(n_planes):
+            if (weight >> np.uint64(k)) & np.uint64(1):
+                sets[first + k] |= bit
+        for i in range(h):
+            if codes[i, p]:
+                sets[n_classes * n_planes + i] |= bit
+    bits = sets[n_classes * n_planes:]
+    counts = np.empty((h + 2) * n_classes, dtype=np.intp)
+    class_total = counts[:n_classes]
+    upper = counts[n_classes:(h + 1) * n_classes]  # upper[i * n_classes + c]
+    both = counts[(h + 1) * n_classes:]
+    all_samples = ~np.uint64(0)
+    total = 0
+    s_y = 0.0
+    for c in range(n_classes):
+        class_total[c] = _weighted_count(all_samples, sets, c * n_planes, n_planes)
+        total += class_total[c]
+        s_y += _XLOGX[class_total[c]]
+    sums = np.empty(2 * h)
+    s_x = sums[:h]
+    s_xy = sums[h:]
+    for i in range(h):
+        up_i = upper[i * n_classes:(i + 1) * n_classes]
+        for c in range(n_classes):
+            up_i[c] = _weighted_count(bits[i], sets, c * n_planes, n_planes)
+        s_xy[i] = 0.0
+        s_x[i] = 0.0
+        for cell in range(2):
+            marginal = 0
+            for c in range(n_classes):
+                count = up_i[c] if cell == 1 else class_total[c] - up_i[c]
+                s_xy[i] += _XLOGX[count]
+                marginal += count
+            s_x[i] += _XLOGX[marginal]
+    log_total = np.log2(float(total))
+    for i in range(h):
+        mi[i] = log_total + (s_xy[i] - s_x[i] - s_y) / total
+    for i in range(h):
+        cmi[i, i] = 0.0
+        up_i = upper[i * n_classes:(i + 1) * n_classes]
+        for j in range(i + 1, h):
+            up_j = upper[j * n_classes:(j + 1) * n_classes]
+            mask = bits[i] & bits[j]
+            for c in range(n_classes):
+                both[c] = _weighted_count(mask, sets, c * n_planes, n_planes)
+            s_ijy = 0.0
+            s_ij = 0.0
+            for cell in range(4):
+                marginal = 0
+                for c in range(n_classes):
+                    if cell == 0:
+                        count = class_total[c] - up_i[c] - up_j[c] + both[c]
+                    elif cell == 1:
+                        count = up_j[c] - both[c]
+                    elif cell == 2:
+                        count = up_i[c] - both[c]
+                    else:
+                        count = both[c]
+                    s_ijy += _XLOGX[count]
+                    marginal += count
+                s_ij += _XLOGX[marginal]
+            cmi[i, j] = (s_ijy - s_ij - s_xy[j] + s_x[j]) / total
+            cmi[j, i] = (s_ijy - s_ij - s_xy[i] + s_x[i]) / total
+
+
 @njit(cache=True, nogil=True)
 def information(codes, n_bins, y, n_classes, w, mi, cmi):
+    """Plug-in ``mi[i] = I(f_i; y)`` and ``cmi[i, j] = I(f_i; y | f_j)`` in bits.
+
+    Small nodes with two bins and bootstrap weights are counted with bit sets
+    (``_information_bitsets``), all others with histograms (``_information_histograms``);
+    both give the same numbers.
+    """
+    if _bitsets_apply(codes, n_bins, w):
+        _information_bitsets(codes, y, n_classes, w, mi, cmi)
+    else:
+        _information_histograms(codes, n_bins, y, n_classes, w, mi, cmi)
+
+
+@njit(cache=True, nogil=True)
+def _information_histograms(codes, n_bins, y, n_classes, w, mi, cmi):
     """Plug-in ``mi[i] = I(f_i; y)`` and ``cmi[i, j] = I(f_i; y | f_j)`` in bits.
 
     ``codes``: (n_features, n_samples) bins in ``[0, n_bins)``; ``y`` labels in

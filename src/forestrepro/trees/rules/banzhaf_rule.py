@@ -8,7 +8,10 @@ player is discretised (below), ``I(f_i; y)`` and ``I(f_i; y | f_j)`` are estimat
 node's weighted samples (``forestrepro.trees.banzhaf.information``: ``h (h - 1) / 2``
 compiled passes over the node), the interdependence relation (Eq. 4) gives each player's
 number ``a`` of interdependent partners, and ``beta`` (Eq. 1, or Sec. 4.4 with
-``max_coalition``) follows in ``O(h * w)`` arithmetic.  The chosen feature is cut at the
+``max_coalition``) follows in ``O(h * w)`` arithmetic.  ``beta`` strictly increases with
+``a``, so the argmax of Algorithm 1 is taken over ``a`` itself (same order, same ties, same
+draws of the generator) and ``beta`` is only computed where its values matter, for
+``selection="sample"``.  The chosen feature is cut at the
 midpoint of the node's cell (or data range), ``_scan.midpoint``.
 
 - ``selection="argmax"`` (Algorithm 1): the feature of largest ``beta``, ties broken
@@ -52,15 +55,14 @@ MAX_BINS = 256
 
 
 @njit(cache=True, nogil=True)
-def gather_range(X, samples, start, end, f, of_data, cell_lo, cell_hi, values, out):
-    """Gather ``values[p - start] = X[samples[p], f]`` and set ``out = (low, high)``, the
-    interval whose midpoint ``_scan.midpoint`` cuts (the same arithmetic, so
-    ``low / 2 + high / 2`` is that cut); False if ``f`` is constant at the node."""
+def node_range(X, samples, start, end, f, of_data, cell_lo, cell_hi, out):
+    """Set ``out = (low, high)``, the interval whose midpoint ``_scan.midpoint`` cuts for
+    feature ``f`` at the node (the same arithmetic, so ``low / 2 + high / 2`` is that cut);
+    False if ``f`` is constant at the node."""
     low = X[samples[start], f]
     high = low
-    for p in range(start, end):
+    for p in range(start + 1, end):
         v = X[samples[p], f]
-        values[p - start] = v
         low = min(low, v)
         high = max(high, v)
     if not high > low:
@@ -84,30 +86,23 @@ def gather_range(X, samples, start, end, f, of_data, cell_lo, cell_hi, values, o
 
 
 @njit(cache=True, nogil=True)
-def bin_fractions(n_bins):
-    """``k / n_bins`` for ``k = 0..n_bins``: the relative positions of the bin edges."""
-    return np.arange(n_bins + 1) / n_bins
-
-
-@njit(cache=True, nogil=True)
-def discretise(values, low, high, fractions, out):
-    """``out[i]``: the bin of ``values[i]`` among the ``n_bins`` equal-width bins of
-    ``[low, high]`` (``fractions = bin_fractions(n_bins)``); a value on an edge goes to the
-    lower bin (as ``<=`` goes left).
+def node_codes(X, samples, start, end, f, low, high, n_bins, out):
+    """``out[p - start]``: the bin of ``X[samples[p], f]`` among the ``n_bins`` equal-width
+    bins of ``[low, high]``; a value on an edge goes to the lower bin (as ``<=`` goes left).
 
     Edge ``k`` is ``low (n_bins - k) / n_bins + high k / n_bins``; for even ``n_bins`` the
-    middle one is bit-identical to the midpoint cut ``low / 2 + high / 2``."""
-    n_bins = fractions.shape[0] - 1
+    middle one is bit-identical to the midpoint cut ``low / 2 + high / 2``, so with two bins
+    the codes are the sides of the candidate cut."""
     scale = n_bins / (high - low)
     last = n_bins - 1
-    for i in range(values.shape[0]):
-        x = values[i]
+    for p in range(start, end):
+        x = X[samples[p], f]
         b = min(max(np.intp((x - low) * scale), 0), last)
-        while b > 0 and x <= low * fractions[n_bins - b] + high * fractions[b]:
+        while b > 0 and x <= low * ((n_bins - b) / n_bins) + high * (b / n_bins):
             b -= 1
-        while b < last and x > low * fractions[last - b] + high * fractions[b + 1]:
+        while b < last and x > low * ((last - b) / n_bins) + high * ((b + 1) / n_bins):
             b += 1
-        out[i] = b
+        out[p - start] = b
 
 
 @njit(cache=True, nogil=True)
@@ -118,8 +113,9 @@ def _uniform(rng):
 
 @njit(cache=True, nogil=True)
 def select(beta, sample, rng):
-    """Index of the chosen player: largest ``beta`` with uniform tie-breaking, or drawn
-    with probability ``beta_i / sum(beta)`` (uniform if the sum is 0)."""
+    """Index of the chosen player: largest score ``beta`` (or any score of the same order,
+    such as ``a``) with uniform tie-breaking, or drawn with probability
+    ``beta_i / sum(beta)`` (uniform if the sum is 0)."""
     n = beta.shape[0]
     if sample:
         total = beta.sum()
@@ -149,23 +145,18 @@ def select(beta, sample, rng):
 
 
 @njit(cache=True, nogil=True)
-def node_information(y, w, n_classes, samples, start, end, counts, values, bounds, n_bins,
-                     mi, cmi):
-    """Discretise the players' gathered ``values`` (bin ranges ``bounds``) and fill ``mi``
-    and ``cmi``; classes absent from the node are dropped so the histograms stay small."""
+def node_information(y, w, n_classes, samples, start, end, counts, codes, n_bins, mi, cmi):
+    """``mi`` and ``cmi`` of the players whose bins at the node are ``codes`` (one row per
+    player, ``node_codes``); classes absent from the node are dropped so the histograms
+    stay small."""
     n = end - start
-    h = values.shape[0]
-    codes = np.empty((h, n), dtype=np.uint8)
-    fractions = bin_fractions(n_bins)
-    for u in range(h):
-        discretise(values[u], bounds[u, 0], bounds[u, 1], fractions, codes[u])
-    compact = np.empty(n_classes, dtype=np.intp)
+    compact = np.empty(n_classes + n, dtype=np.intp)
     k = 0
     for c in range(n_classes):
         compact[c] = k
         if counts[c] > 0.0:
             k += 1
-    labels = np.empty(n, dtype=np.intp)
+    labels = compact[n_classes:]
     weights = np.empty(n)
     for p in range(n):
         s = samples[start + p]
@@ -175,18 +166,25 @@ def node_information(y, w, n_classes, samples, start, end, counts, values, bound
 
 
 @njit(cache=True, nogil=True)
-def node_powers(y, w, n_classes, samples, start, end, counts, values, bounds, n_bins,
-                max_coalition, beta):
-    """``beta`` of each player at the node: the interdependence relation (Eq. 4) from the
-    node's mutual information, then Eq. (1) or its bounded form (Sec. 4.4)."""
-    h = values.shape[0]
+def player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
+                  max_coalition, as_power, out):
+    """Score of each player at the node: from the node's mutual information, the
+    interdependence relation (Eq. 4) gives each player's number ``a`` of interdependent
+    partners; ``as_power``: ``out = beta``, Eq. (1) or its bounded form (Sec. 4.4);
+    otherwise ``out = a``.  ``beta`` strictly increases with ``a`` (``banzhaf`` module
+    docstring), so both orders, and ties, are the same: the argmax of Algorithm 1 needs
+    only ``a``, the selection by ``zeta`` needs ``beta``."""
+    h = codes.shape[0]
     mi = np.empty(h)
     cmi = np.empty((h, h))
-    node_information(y, w, n_classes, samples, start, end, counts, values, bounds, n_bins,
-                     mi, cmi)
+    node_information(y, w, n_classes, samples, start, end, counts, codes, n_bins, mi, cmi)
     partners = np.empty(h, dtype=np.intp)
     count_partners(mi, cmi, partners)
-    powers(partners, max_coalition, beta)
+    if as_power:
+        powers(partners, max_coalition, out)
+    else:
+        for u in range(h):
+            out[u] = partners[u]
 
 
 @njit(cache=True, nogil=True)
@@ -202,26 +200,29 @@ def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell
     rows = min(n_pool, max(n_eval, 1))  # drawing goes past n_eval only while no player
     players = np.empty(rows, dtype=np.intp)
     bounds = np.empty((rows, 2))
-    values = np.empty((rows, end - start), dtype=X.dtype)
     n_players = 0
     n_drawn = 0
     while _scan.keep_drawing(n_drawn, n_players, n_pool, n_eval):
         f = _scan.draw_feature(features, n_drawn, n_eval, rng)
         n_drawn += 1
-        if gather_range(X, samples, start, end, f, of_data, cell_lo, cell_hi,
-                        values[n_players], bounds[n_players]):
+        if node_range(X, samples, start, end, f, of_data, cell_lo, cell_hi,
+                      bounds[n_players]):
             players[n_players] = f
             n_players += 1
     if n_players == 0:
         return -1, 0.0
     chosen = 0
     if n_players > 1:
-        beta = np.zeros(n_players)
+        scores = np.zeros(n_players)
         two_classes = np.count_nonzero(counts > 0.0) == 2
         if not (end - start == 2 and n_bins % 2 == 0 and two_classes):
-            node_powers(y, w, n_classes, samples, start, end, counts, values[:n_players],
-                        bounds, n_bins, max_coalition, beta)
-        chosen = select(beta, sample, rng)
+            codes = np.empty((n_players, end - start), dtype=np.uint8)
+            for u in range(n_players):
+                node_codes(X, samples, start, end, players[u], bounds[u, 0], bounds[u, 1],
+                           n_bins, codes[u])
+            player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
+                          max_coalition, sample, scores)
+        chosen = select(scores, sample, rng)
     return players[chosen], bounds[chosen, 0] / 2.0 + bounds[chosen, 1] / 2.0
 
 
