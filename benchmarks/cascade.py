@@ -18,12 +18,16 @@ vectors) into at most 255 quantile bins; its folds are plain (not stratified) k-
 predicts with the last layer kept, which is the best one unless ``max_layers`` stopped it.
 
 Each data set is split 80 / 20, stratified and seeded (``--seed``); labels are coded
-``0 .. c - 1``; the split is saved once and both sides read it. Fit time is wall-clock for
+``0 .. c - 1``; the split is saved once and both sides read it.  With several ``--seeds``
+each seed makes its own split (and seeds both sides), and a summary gives the mean
+accuracy difference over the splits with its standard error: one test set of a few hundred
+rows has a sampling error of about 2-3 points, so a single split cannot show a difference
+of 1 point. Fit time is wall-clock for
 ``fit`` alone with ``--n-jobs`` threads per forest on both sides, the best of ``--repeats``
 fits (ours and the anchor's alternate; the machine is shared, so single times are noisy).
 
     .venv/bin/python benchmarks/cascade.py [--datasets yeast letter:4000] [--trees 100]
-        [--forests 2] [--folds 3] [--rounds 2] [--max-levels 10] [--n-jobs 2] [--seed 0]
+        [--forests 2] [--folds 3] [--rounds 2] [--max-levels 10] [--n-jobs 2] [--seeds 0 1 2]
         [--modes custom builtin] [--repeats 1] [--out results.csv]
 
 ``NAME:ROWS`` takes a stratified, seeded sample of ROWS rows of the registry's data set.
@@ -63,11 +67,11 @@ def load(name_rows, seed):
     return X, y
 
 
-def run_ours(split, args):
+def run_ours(split, args, seed):
     model = CascadeForestClassifier(
         n_rf=args.forests, n_crf=args.forests, n_trees=args.trees, n_folds=args.folds,
         early_stopping_rounds=args.rounds, max_levels=args.max_levels, n_jobs=args.n_jobs,
-        random_state=args.seed)
+        random_state=seed)
     start = time.perf_counter()
     model.fit(split["X_train"], split["y_train"])
     fit_seconds = time.perf_counter() - start
@@ -76,10 +80,10 @@ def run_ours(split, args):
             "levels_grown": model.n_levels_, "fit_seconds": fit_seconds}
 
 
-def run_anchor(split_path, mode, args):
+def run_anchor(split_path, mode, args, seed):
     params = {"mode": mode, "n_forests": args.forests, "n_trees": args.trees,
               "n_folds": args.folds, "max_levels": args.max_levels,
-              "early_stopping_rounds": args.rounds, "n_jobs": args.n_jobs, "seed": args.seed}
+              "early_stopping_rounds": args.rounds, "n_jobs": args.n_jobs, "seed": seed}
     done = subprocess.run([str(ANCHOR_PYTHON), str(ANCHOR / "run_anchor.py"), str(split_path),
                            json.dumps(params)], capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -90,8 +94,8 @@ def best(runs):
     return min(runs, key=lambda run: run["fit_seconds"])
 
 
-def _row(name, split, ours, anchor, mode):
-    return {"dataset": name, "n_train": len(split["y_train"]), "n_test": len(split["y_test"]),
+def _row(name, seed, split, ours, anchor, mode):
+    return {"dataset": name, "seed": seed, "n_train": len(split["y_train"]), "n_test": len(split["y_test"]),
             "anchor": mode, "ours_acc": ours["accuracy"], "anchor_acc": anchor["accuracy"],
             "diff_pts": 100 * (ours["accuracy"] - anchor["accuracy"]),
             "ours_levels": f"{ours['levels_used']}/{ours['levels_grown']}",
@@ -100,6 +104,22 @@ def _row(name, split, ours, anchor, mode):
             "fit_ratio": ours["fit_seconds"] / anchor["fit_seconds"],
             "per_level_ratio": (ours["fit_seconds"] / ours["levels_grown"])
             / (anchor["fit_seconds"] / anchor["levels_grown"])}
+
+
+def summary(table):
+    """Per data set and anchor mode over the seeds: mean accuracies, the mean difference in
+    points with its standard error, and the geometric mean of the fit-time ratios."""
+    groups = table.groupby(["dataset", "anchor"], sort=False)
+    return pd.DataFrame({
+        "splits": groups.size(),
+        "ours_acc": groups["ours_acc"].mean(),
+        "anchor_acc": groups["anchor_acc"].mean(),
+        "diff_pts": groups["diff_pts"].mean(),
+        "diff_se": groups["diff_pts"].sem(),
+        "fit_ratio_gmean": groups["fit_ratio"].apply(lambda r: float(np.exp(np.log(r).mean()))),
+        "per_level_ratio_gmean": groups["per_level_ratio"].apply(
+            lambda r: float(np.exp(np.log(r).mean()))),
+    }).reset_index()
 
 
 def main():
@@ -111,7 +131,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=2, help="early-stopping rounds")
     parser.add_argument("--max-levels", type=int, default=10)
     parser.add_argument("--n-jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0],
+                        help="one split (and seed of both sides) per seed")
     parser.add_argument("--modes", nargs="+", default=["custom", "builtin"],
                         choices=["custom", "builtin"])
     parser.add_argument("--repeats", type=int, default=1, help="fits per side; best time")
@@ -123,24 +144,27 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.datasets:
-            X, y = load(name, args.seed)
-            X_train, X_test, y_train, y_test = train_test_split(
-                X, y, test_size=0.2, stratify=y, random_state=args.seed)
-            split = dict(X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test)
-            split_path = Path(tmp) / "split.npz"
-            np.savez(split_path, **split)
-            ours, anchors = [], {mode: [] for mode in args.modes}
-            for _ in range(args.repeats):
-                ours.append(run_ours(split, args))
+            for seed in args.seeds:
+                X, y = load(name, seed)
+                X_train, X_test, y_train, y_test = train_test_split(
+                    X, y, test_size=0.2, stratify=y, random_state=seed)
+                split = dict(X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test)
+                split_path = Path(tmp) / "split.npz"
+                np.savez(split_path, **split)
+                ours, anchors = [], {mode: [] for mode in args.modes}
+                for _ in range(args.repeats):
+                    ours.append(run_ours(split, args, seed))
+                    for mode in args.modes:
+                        anchors[mode].append(run_anchor(split_path, mode, args, seed))
                 for mode in args.modes:
-                    anchors[mode].append(run_anchor(split_path, mode, args))
-            for mode in args.modes:
-                rows.append(_row(name, split, best(ours), best(anchors[mode]), mode))
+                    rows.append(_row(name, seed, split, best(ours), best(anchors[mode]), mode))
     table = pd.DataFrame(rows)
     print(f"settings: {args.forests} + {args.forests} forests x {args.trees} trees, "
           f"{args.folds} folds, {args.rounds} early-stopping rounds, at most "
-          f"{args.max_levels} levels, n_jobs={args.n_jobs}, seed {args.seed}")
+          f"{args.max_levels} levels, n_jobs={args.n_jobs}, seeds {args.seeds}")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    print("\nover the splits:")
+    print(summary(table).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     print(f"total run time {time.perf_counter() - started:.1f} s")
     if args.out:
         table.to_csv(args.out, index=False)

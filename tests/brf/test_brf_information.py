@@ -51,21 +51,26 @@ def _entropy(*columns, weight):
     return -np.sum(p * np.log2(p))
 
 
+def _assert_numpy_entropies(X, y, weight):
+    """``interdependence_matrix``'s MI and CMI equal sums of entropies computed by numpy."""
+    _, mi, cmi = interdependence_matrix(X, y, sample_weight=weight)
+    H = lambda *cols: _entropy(*cols, weight=weight)  # noqa: E731
+    for i in range(X.shape[1]):
+        assert mi[i] == pytest.approx(H(X[:, i]) + H(y) - H(X[:, i], y), abs=1e-10)
+        for j in range(X.shape[1]):
+            if j != i:
+                expected = (H(X[:, i], X[:, j]) + H(y, X[:, j]) - H(X[:, j])
+                            - H(X[:, i], y, X[:, j]))
+                assert cmi[i, j] == pytest.approx(expected, abs=1e-10)
+
+
 @pytest.mark.parametrize("n", [30, 300])  # below and above the two-lane histograms
 def test_against_numpy_entropies(n):
     rng = np.random.default_rng(n)
     X = rng.integers(0, 4, size=(n, 5))
     y = (X[:, 0] + rng.integers(0, 3, size=n)) % 4
     weight = rng.integers(1, 4, size=n).astype(float)
-    _, mi, cmi = interdependence_matrix(X, y, sample_weight=weight)
-    for i in range(5):
-        H = lambda *cols: _entropy(*cols, weight=weight)  # noqa: E731
-        assert mi[i] == pytest.approx(H(X[:, i]) + H(y) - H(X[:, i], y), abs=1e-10)
-        for j in range(5):
-            if j != i:
-                expected = (H(X[:, i], X[:, j]) + H(y, X[:, j]) - H(X[:, j])
-                            - H(X[:, i], y, X[:, j]))
-                assert cmi[i, j] == pytest.approx(expected, abs=1e-10)
+    _assert_numpy_entropies(X, y, weight)
 
 
 def test_weights_are_multiplicities():
@@ -142,16 +147,8 @@ def test_bitsets_only_where_they_count_exactly():
 
 
 def test_two_bin_small_node_against_numpy_entropies():
+    # counted with bit sets (two bins, 40 samples, integer weights)
     rng = np.random.default_rng(11)
     X = rng.integers(0, 2, size=(40, 4))
     y = (X[:, 0] ^ rng.integers(0, 2, size=40)) + X[:, 1]
-    weight = rng.integers(1, 4, size=40).astype(float)
-    _, mi, cmi = interdependence_matrix(X, y, sample_weight=weight)
-    H = lambda *cols: _entropy(*cols, weight=weight)  # noqa: E731
-    for i in range(4):
-        assert mi[i] == pytest.approx(H(X[:, i]) + H(y) - H(X[:, i], y), abs=1e-10)
-        for j in range(4):
-            if j != i:
-                expected = (H(X[:, i], X[:, j]) + H(y, X[:, j]) - H(X[:, j])
-                            - H(X[:, i], y, X[:, j]))
-                assert cmi[i, j] == pytest.approx(expected, abs=1e-10)
+    _assert_numpy_entropies(X, y, rng.integers(1, 4, size=40).astype(float))
