@@ -8,9 +8,10 @@ import pytest
 
 from forestrepro.trees import StoppingRules, build_tree
 from forestrepro.trees.rules import Midpoint, _scan
-from forestrepro.trees.banzhaf import count_partners
+from forestrepro.trees.banzhaf import count_partners, information_from_bitsets
 from forestrepro.trees.rules.banzhaf_rule import (
     BanzhafMidpoint,
+    node_bitsets,
     node_codes,
     node_information,
     node_range,
@@ -84,6 +85,39 @@ def test_partner_counts_order_players_as_beta_does():
         for j in range(8):
             assert (a[i] < a[j]) == (beta[i] < beta[j])
             assert (a[i] == a[j]) == (beta[i] == beta[j])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bit_sets_straight_from_X_equal_the_codes_path(seed):
+    # a small node with bootstrap weights is counted from bit sets made straight from X;
+    # its MI and CMI must be those of the codes (histogram) path, to the bit
+    rng = np.random.default_rng(seed)
+    n_all, d, n_classes = 200, 7, 5
+    X = rng.random((n_all, d)).astype(np.float32)
+    y = rng.integers(0, n_classes, n_all).astype(np.intp)
+    w = rng.integers(0, 4, n_all).astype(np.float64)
+    samples = rng.permutation(n_all)
+    start, end = 10, 10 + int(rng.integers(3, 65))
+    counts = np.bincount(y[samples[start:end]], weights=w[samples[start:end]],
+                         minlength=n_classes)
+    players = np.arange(d, dtype=np.intp)
+    lo, hi, bounds = np.zeros(d), np.ones(d), np.empty((d, 2))
+    codes = np.empty((d, end - start), dtype=np.uint8)
+    for f in range(d):
+        assert node_range(X, samples, start, end, f, False, lo, hi, bounds[f])
+        node_codes(X, samples, start, end, f, bounds[f, 0], bounds[f, 1], 2, codes[f])
+    sets, k, n_planes = node_bitsets(X, y, w, n_classes, samples, start, end, counts, players,
+                                     bounds)
+    assert sets.shape[0] > 0
+    got = np.empty(d), np.empty((d, d))
+    information_from_bitsets(sets, k, n_planes, *got)
+    expected = np.empty(d), np.empty((d, d))
+    node_information(y, w, n_classes, samples, start, end, counts, codes, 2, *expected)
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[1], expected[1])
+    # fractional weights do not qualify
+    assert node_bitsets(X, y, w / 2.0 + 0.25, n_classes, samples, start, end, counts, players,
+                        bounds)[0].shape[0] == 0
 
 
 def test_brf_root_is_the_best_gain_ratio_midpoint():

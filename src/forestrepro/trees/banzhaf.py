@@ -57,6 +57,9 @@ plug-in (weighted histogram counts) from discretised features: per pair of featu
 compiled pass over the samples fills the joint histogram of ``(f_i, f_j, y)``, which gives
 both ``I(f_i; y | f_j)`` and ``I(f_j; y | f_i)``, so a node with ``h`` players costs
 ``h (h - 1) / 2`` passes (``O(h**2)`` CMI evaluations), plus ``h`` passes for ``I(f_i; y)``.
+Nodes of at most 64 samples with two bins and bootstrap (integer) weights, most nodes of a
+deep tree, are counted with bit sets and population counts instead
+(``information_from_bitsets``), with the same sums in the same order, so the same bits.
 How the features are discretised is the caller's choice (see
 ``forestrepro.trees.rules.banzhaf_rule``).
 
@@ -293,31 +296,53 @@ def _weighted_count(mask, planes, first, n_planes):
 
 
 @njit(cache=True, nogil=True)
-def _information_bitsets(codes, y, n_classes, w, mi, cmi):
-    """``information`` for two bins, at most 64 samples and small integer weights, by
-    counting with bit sets: a feature is the set of samples in its upper bin, a class with
-    its weights is one set per bit of the weights, and a cell's weight is a sum of
-    population counts.  Per pair only the ``(1, 1, c)`` cells are counted; the other three
-    follow from the features' and classes' totals, and ``c log2 c`` is read from a table.
-    The sums run over the cells and classes in the order ``_plogp_sums`` uses, on the same
-    integer counts (a zero cell adds an exact 0), so the results are bit-identical to the
-    histogram path."""
-    h, n = codes.shape
+def weight_planes_needed(max_weight):
+    """Number of bits of the largest integer weight (at least 1)."""
     n_planes = 1
-    max_weight = w.max() if n > 0 else 0.0
     while 2.0 ** n_planes <= max_weight:
         n_planes += 1
-    sets = np.zeros(n_classes * n_planes + h, dtype=np.uint64)  # class planes, then features
+    return n_planes
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_weight_bits(sets, first, n_planes, weight, bit):
+    """Put a sample (its ``bit``) of integer ``weight`` into the planes
+    ``sets[first:first + n_planes]`` of its class: plane ``k`` if bit ``k`` of the weight
+    is set."""
+    value = np.uint64(weight)
+    for k in range(n_planes):
+        if (value >> np.uint64(k)) & np.uint64(1):
+            sets[first + k] |= bit
+
+
+@njit(cache=True, nogil=True)
+def _information_bitsets(codes, y, n_classes, w, mi, cmi):
+    """``information`` for two bins, at most 64 samples and small integer weights: the bit
+    sets of ``information_from_bitsets`` made from ``codes``."""
+    h, n = codes.shape
+    n_planes = weight_planes_needed(w.max() if n > 0 else 0.0)
+    sets = np.zeros(n_classes * n_planes + h, dtype=np.uint64)
     for p in range(n):
         bit = np.uint64(1) << np.uint64(p)
-        weight = np.uint64(w[p])
-        first = y[p] * n_planes
-        for k in range(n_planes):
-            if (weight >> np.uint64(k)) & np.uint64(1):
-                sets[first + k] |= bit
+        add_weight_bits(sets, y[p] * n_planes, n_planes, w[p], bit)
         for i in range(h):
             if codes[i, p]:
                 sets[n_classes * n_planes + i] |= bit
+    information_from_bitsets(sets, n_classes, n_planes, mi, cmi)
+
+
+@njit(cache=True, nogil=True)
+def information_from_bitsets(sets, n_classes, n_planes, mi, cmi):
+    """``mi`` and ``cmi`` of ``information`` for two bins, counted with bit sets over at
+    most 64 samples: ``sets[c * n_planes + k]`` holds the samples of class ``c`` whose
+    (integer) weight has bit ``k`` set, and ``sets[n_classes * n_planes + i]`` the samples
+    in feature ``i``'s upper bin.  A cell's weight is a sum of population counts.  Per pair
+    only the ``(1, 1, c)`` cells are counted; the other three follow from the features'
+    and classes' totals, and ``c log2 c`` is read from a table.  The sums run over the
+    cells and classes in the order ``_plogp_sums`` uses, on the same integer counts (a
+    zero cell adds an exact 0), so the results are bit-identical to the histogram path.
+    The total weight must be below ``XLOGX_TABLE_SIZE``."""
+    h = sets.shape[0] - n_classes * n_planes
     bits = sets[n_classes * n_planes:]
     counts = np.empty((h + 2) * n_classes, dtype=np.intp)
     class_total = counts[:n_classes]

@@ -6,7 +6,8 @@ At a node every feature of the tree's pool (its random subspace of ``h`` feature
 node is a player; constant features cannot be cut and are left out of the game.  Each
 player is discretised (below), ``I(f_i; y)`` and ``I(f_i; y | f_j)`` are estimated from the
 node's weighted samples (``forestrepro.trees.banzhaf.information``: ``h (h - 1) / 2``
-compiled passes over the node), the interdependence relation (Eq. 4) gives each player's
+compiled passes over the node; a node of at most 64 samples with two bins is counted from
+bit sets made straight from ``X``, ``node_bitsets``), the interdependence relation (Eq. 4) gives each player's
 number ``a`` of interdependent partners, and ``beta`` (Eq. 1, or Sec. 4.4 with
 ``max_coalition``) follows in ``O(h * w)`` arithmetic.  ``beta`` strictly increases with
 ``a``, so the argmax of Algorithm 1 is taken over ``a`` itself (same order, same ties, same
@@ -44,7 +45,16 @@ from numba import njit
 
 from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
 from forestrepro.trees._rng import next_u64, rand_int
-from forestrepro.trees.banzhaf import count_partners, information, powers
+from forestrepro.trees.banzhaf import (
+    BITSET_MAX_SAMPLES,
+    XLOGX_TABLE_SIZE,
+    add_weight_bits,
+    count_partners,
+    information,
+    information_from_bitsets,
+    powers,
+    weight_planes_needed,
+)
 from forestrepro.trees.rules import _scan, gain_ratio
 from forestrepro.trees.rules.base import CompiledSplitRule
 
@@ -166,18 +176,14 @@ def node_information(y, w, n_classes, samples, start, end, counts, codes, n_bins
 
 
 @njit(cache=True, nogil=True)
-def player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
-                  max_coalition, as_power, out):
-    """Score of each player at the node: from the node's mutual information, the
-    interdependence relation (Eq. 4) gives each player's number ``a`` of interdependent
-    partners; ``as_power``: ``out = beta``, Eq. (1) or its bounded form (Sec. 4.4);
-    otherwise ``out = a``.  ``beta`` strictly increases with ``a`` (``banzhaf`` module
-    docstring), so both orders, and ties, are the same: the argmax of Algorithm 1 needs
-    only ``a``, the selection by ``zeta`` needs ``beta``."""
-    h = codes.shape[0]
-    mi = np.empty(h)
-    cmi = np.empty((h, h))
-    node_information(y, w, n_classes, samples, start, end, counts, codes, n_bins, mi, cmi)
+def scores_from_information(mi, cmi, max_coalition, as_power, out):
+    """Score of each player from the node's mutual information: the interdependence
+    relation (Eq. 4) gives each player's number ``a`` of interdependent partners;
+    ``as_power``: ``out = beta``, Eq. (1) or its bounded form (Sec. 4.4); otherwise
+    ``out = a``.  ``beta`` strictly increases with ``a`` (``banzhaf`` module docstring), so
+    both orders, and ties, are the same: the argmax of Algorithm 1 needs only ``a``, the
+    selection by ``zeta`` needs ``beta``."""
+    h = mi.shape[0]
     partners = np.empty(h, dtype=np.intp)
     count_partners(mi, cmi, partners)
     if as_power:
@@ -185,6 +191,58 @@ def player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
     else:
         for u in range(h):
             out[u] = partners[u]
+
+
+@njit(cache=True, nogil=True)
+def player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
+                  max_coalition, as_power, out):
+    """``scores_from_information`` for the players whose bins at the node are ``codes``."""
+    h = codes.shape[0]
+    mi = np.empty(h)
+    cmi = np.empty((h, h))
+    node_information(y, w, n_classes, samples, start, end, counts, codes, n_bins, mi, cmi)
+    scores_from_information(mi, cmi, max_coalition, as_power, out)
+
+
+@njit(cache=True, nogil=True)
+def node_bitsets(X, y, w, n_classes, samples, start, end, counts, players, bounds):
+    """The bit sets of ``banzhaf.information_from_bitsets`` for the node with two bins,
+    made straight from ``X`` (a player's upper bin is the side ``> midpoint`` of its cut):
+    ``(sets, n_present_classes, n_planes)``, or an empty ``sets`` when the node does not
+    qualify (more than ``BITSET_MAX_SAMPLES`` samples, or weights that are not small
+    integers)."""
+    n = end - start
+    none = np.empty(0, dtype=np.uint64)
+    if n > BITSET_MAX_SAMPLES:
+        return none, 0, 0
+    max_weight = 0.0
+    total = 0.0
+    for p in range(start, end):
+        weight = w[samples[p]]
+        if weight != np.floor(weight) or weight < 0.0:
+            return none, 0, 0
+        max_weight = max(max_weight, weight)
+        total += weight
+    if total >= XLOGX_TABLE_SIZE:
+        return none, 0, 0
+    n_planes = weight_planes_needed(max_weight)
+    compact = np.empty(n_classes, dtype=np.intp)
+    k = 0
+    for c in range(n_classes):
+        compact[c] = k
+        if counts[c] > 0.0:
+            k += 1
+    h = players.shape[0]
+    first_feature = k * n_planes
+    sets = np.zeros(first_feature + h, dtype=np.uint64)
+    for p in range(n):
+        s = samples[start + p]
+        bit = np.uint64(1) << np.uint64(p)
+        add_weight_bits(sets, compact[y[s]] * n_planes, n_planes, w[s], bit)
+        for u in range(h):
+            if X[s, players[u]] > bounds[u, 0] / 2.0 + bounds[u, 1] / 2.0:
+                sets[first_feature + u] |= bit
+    return sets, k, n_planes
 
 
 @njit(cache=True, nogil=True)
@@ -216,12 +274,23 @@ def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell
         scores = np.zeros(n_players)
         two_classes = np.count_nonzero(counts > 0.0) == 2
         if not (end - start == 2 and n_bins % 2 == 0 and two_classes):
-            codes = np.empty((n_players, end - start), dtype=np.uint8)
-            for u in range(n_players):
-                node_codes(X, samples, start, end, players[u], bounds[u, 0], bounds[u, 1],
-                           n_bins, codes[u])
-            player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
-                          max_coalition, sample, scores)
+            sets = np.empty(0, dtype=np.uint64)
+            if n_bins == 2:
+                sets, k, n_planes = node_bitsets(X, y, w, n_classes, samples, start, end,
+                                                 counts, players[:n_players],
+                                                 bounds[:n_players])
+            if sets.shape[0] > 0:
+                mi = np.empty(n_players)
+                cmi = np.empty((n_players, n_players))
+                information_from_bitsets(sets, k, n_planes, mi, cmi)
+                scores_from_information(mi, cmi, max_coalition, sample, scores)
+            else:
+                codes = np.empty((n_players, end - start), dtype=np.uint8)
+                for u in range(n_players):
+                    node_codes(X, samples, start, end, players[u], bounds[u, 0],
+                               bounds[u, 1], n_bins, codes[u])
+                player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
+                              max_coalition, sample, scores)
         chosen = select(scores, sample, rng)
     return players[chosen], bounds[chosen, 0] / 2.0 + bounds[chosen, 1] / 2.0
 
