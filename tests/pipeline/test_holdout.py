@@ -45,6 +45,24 @@ def test_scan_option_builds_a_deep_forest():
     assert type(_method().estimator(0)).__name__ == "CascadeForestClassifier"
 
 
+@pytest.mark.parametrize("shape", [(8, 8), (64,)])
+def test_scanned_data_run_end_to_end(shape):
+    # images (2-D windows) and sequences (1-D windows) through the holdout job, as the SEMG
+    # and MNIST rows run: scanner, cascade on the class vectors, levels in the row
+    from sklearn.datasets import load_digits
+
+    digits = load_digits()
+    keep = np.isin(digits.target, [0, 1, 7])
+    X, y = digits.data[keep][:150], digits.target[keep][:150]
+    method = _method(options={"scan": {"shape": list(shape)}},
+                     scanner={"n_trees": 4, "n_folds": 2, "max_train_windows": 2000})
+    rows = holdout_evaluation(method, X, y, paper="wdf", dataset="digits", root_seed=1,
+                              protocol=PROTOCOL)
+    assert rows.loc[0, "n_test"] == 30
+    assert rows.loc[0, "accuracy_pct"] > 60  # three digit classes: chance is about 33 %
+    assert 1 <= rows.loc[0, "best_level"] <= rows.loc[0, "n_levels"] <= 2
+
+
 def test_single_class_is_a_clear_error():
     with pytest.raises(ProtocolError, match="'one'"):
         holdout_evaluation(_method(), np.zeros((10, 2)), np.zeros(10), paper="wdf", dataset="one", root_seed=1, protocol=PROTOCOL)
