@@ -80,8 +80,12 @@ def cmd_train(args: argparse.Namespace) -> None:
          f"{X.shape[0]} rows x {n_features} features, {args.threads} thread(s)")
     started = time.perf_counter()
     parts = []
+    options = spec["dataset_options"]
+    if "scan" in options:
+        cache = args.scan_cache or Path(args.data).resolve().parent.parent / "cache" / "scans"
+        options = {**options, "scan": {**options["scan"], "cache_dir": str(cache)}}
     for value, method_config in _sweep_configs(spec["method_config"], spec.get("sweep")):
-        method = build_method(method_config, spec["dataset_options"])
+        method = build_method(method_config, options)
         part = runners[spec["protocol"]["kind"]](
             method, X, y, paper=paper, dataset=dataset, root_seed=spec["root_seed"],
             protocol=spec["protocol"], n_jobs=args.threads, progress=_log,
@@ -179,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--scan-cache", default=None,
+                   help="directory where a scanned split is stored and shared by the methods "
+                        "(default: cache/scans in the results directory that holds --data)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("table", help=cmd_table.__doc__)

@@ -1,7 +1,8 @@
 # One job per (paper, experiment, method, data set); its folds, repeats, inner model selection
 # and sweep values run inside.
 # Seeds derive from (root seed, paper, method, data set, fold), so neither job order nor
-# --cores changes a number.
+# --cores changes a number. Scanned splits (WDF's SEMG and MNIST) are stored under
+# results/cache/scans, keyed by content, and shared by the methods (ensembles/scan_cache.py).
 
 
 rule train:

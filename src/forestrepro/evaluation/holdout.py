@@ -46,7 +46,8 @@ def holdout_evaluation(
             raise ProtocolError(f"data set '{dataset}': cannot split {protocol['test_size']} off: {err}") from err
         m_seed = model_seed(root_seed, paper, method.name, dataset, repeat, 0)
         started = time.perf_counter()
-        y_pred, extras = method.fit_predict(X[train], y[train], X[test], m_seed, n_jobs=n_jobs)
+        y_pred, extras = method.fit_predict(X[train], y[train], X[test], m_seed, n_jobs=n_jobs,
+                                            shared_seed=s_seed)
         seconds = time.perf_counter() - started
         scores = compute_metrics(y[test], y_pred, protocol["metrics"])
         rows.append(

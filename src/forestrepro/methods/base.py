@@ -52,9 +52,12 @@ class Method(ABC):
         return {}
 
     def fit_predict(
-        self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1
+        self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1, shared_seed: int | None = None
     ) -> tuple[np.ndarray, dict[str, float]]:
-        """Fit on the training part, predict the test part; return predictions and extras."""
+        """Fit on the training part, predict the test part; return predictions and extras.
+
+        ``shared_seed`` is the same for every method on the split (the protocol's split seed),
+        for work that methods may share; the default method has none."""
         fitted = with_jobs(self.estimator(random_state), n_jobs).fit(X_train, y_train)
         return fitted.predict(X_test), self.describe(fitted)
 

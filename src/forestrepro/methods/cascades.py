@@ -4,7 +4,9 @@ A data set's options (``paper.wdf.dataset_options.<name>``) say how to feed it: 
 ``shape`` turns on multi-grained scanning (1-D sequences, 2-D images; WDF Sec. 2.1), and
 ``text`` with ``max_features`` turns a text column into bag-of-words counts (fitted on the
 training part only) before the cascade. The cascade grows with ``fit_predict_proba``, which
-keeps no fold models in memory (gcForest's own setting).
+keeps no fold models in memory (gcForest's own setting). A scanned split is scanned once for
+all methods (``ensembles.scan_cache``): the scanning forests are not weighted, so DF and WDF
+share the scan and differ only in their cascades.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from ..ensembles.cascade import CascadeForestClassifier
 from ..ensembles.cascade_deep_forest import DeepForestClassifier
+from ..ensembles.scan_cache import cached_scan
 from ..ensembles.scanning import MultiGrainedScanner
 from .base import Method, with_jobs
 
@@ -28,15 +31,21 @@ class CascadeForest(Method):
     key = "cascade_forest"
 
     def estimator(self, random_state: int):
-        params = {k: v for k, v in self.params.items() if k != "scanner"}
-        cascade = CascadeForestClassifier(random_state=random_state, **params)
+        cascade = self._cascade(random_state)
         scan = self.options.get("scan")
         if not scan:
             return cascade
-        scanner = MultiGrainedScanner(
+        return DeepForestClassifier(scanner=self._scanner(scan, random_state), cascade=cascade,
+                                    random_state=random_state)
+
+    def _cascade(self, random_state: int) -> CascadeForestClassifier:
+        params = {k: v for k, v in self.params.items() if k != "scanner"}
+        return CascadeForestClassifier(random_state=random_state, **params)
+
+    def _scanner(self, scan: dict, random_state: int) -> MultiGrainedScanner:
+        return MultiGrainedScanner(
             shape=tuple(scan["shape"]), random_state=random_state, **self.params.get("scanner", {})
         )
-        return DeepForestClassifier(scanner=scanner, cascade=cascade, random_state=random_state)
 
     def param_grid(self, n_features: int) -> dict[str, list]:
         return {}
@@ -52,8 +61,23 @@ class CascadeForest(Method):
         train = vectorizer.fit_transform(X_train).toarray().astype(np.float32)
         return train, vectorizer.transform(X_test).toarray().astype(np.float32)
 
-    def fit_predict(self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1):
+    def fit_predict(self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1,
+                    shared_seed: int | None = None):
+        """Algorithm 1 on the split. Scanned data sets are scanned with ``shared_seed`` (the
+        split's seed, the same for DF and WDF), through the scan store of
+        ``options.scan.cache_dir`` (``ensembles.scan_cache``), and the cascade grows with the
+        method's own ``random_state``."""
         X_train, X_test = self._features(X_train, X_test)
-        model = with_jobs(self.estimator(random_state), n_jobs)
-        proba = model.fit_predict_proba(X_train, y_train, X_test)
-        return model.classes_[np.argmax(proba, axis=1)], self.describe(model)
+        scan = self.options.get("scan")
+        if not scan:
+            model = with_jobs(self.estimator(random_state), n_jobs)
+            proba = model.fit_predict_proba(X_train, y_train, X_test)
+            return model.classes_[np.argmax(proba, axis=1)], self.describe(model)
+        seed = random_state if shared_seed is None else shared_seed
+        scanner = with_jobs(self._scanner(scan, seed), n_jobs)
+        train, test = cached_scan(scan.get("cache_dir"), scanner,
+                                  np.asarray(X_train, dtype=np.float32), np.asarray(y_train),
+                                  np.asarray(X_test, dtype=np.float32))
+        cascade = with_jobs(self._cascade(random_state), n_jobs)
+        proba = cascade.fit_predict_proba(train, y_train, test)
+        return cascade.classes_[np.argmax(proba, axis=1)], self.describe(cascade)

@@ -1,0 +1,74 @@
+"""One scan per split, shared by DF and WDF (``ensembles.scan_cache``)."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_digits
+
+from forestrepro.ensembles.scan_cache import cached_scan, scan_key
+from forestrepro.ensembles.scanning import MultiGrainedScanner
+from forestrepro.evaluation.holdout import holdout_evaluation
+from forestrepro.methods import build_method
+
+PROTOCOL = {"kind": "holdout", "test_size": 0.2, "repeats": 1, "stratified": True,
+            "metrics": ["accuracy_pct"]}
+CASCADE = {"n_rf": 1, "n_crf": 1, "n_trees": 4, "n_folds": 2, "early_stopping_rounds": 1,
+           "max_levels": 2, "scanner": {"n_trees": 3, "n_folds": 2, "max_train_windows": 1500}}
+
+
+def _digits(n=120):
+    digits = load_digits()
+    keep = np.isin(digits.target, [0, 1, 7])
+    return digits.data[keep][:n].astype(np.float32), digits.target[keep][:n]
+
+
+def _scanner(**params):
+    return MultiGrainedScanner(shape=(8, 8), n_trees=3, n_folds=2, random_state=0, **params)
+
+
+def test_key_follows_the_data_and_settings_but_not_n_jobs():
+    X, y = _digits()
+    key = scan_key(_scanner(), X[:90], y[:90], X[90:])
+    assert scan_key(_scanner(n_jobs=2), X[:90], y[:90], X[90:]) == key
+    assert scan_key(_scanner(stride=2), X[:90], y[:90], X[90:]) != key
+    assert scan_key(_scanner(), X[:90], y[:90], X[91:]) != key
+    assert scan_key(_scanner(), X[:90], (y[:90] + 1) % 10, X[90:]) != key
+
+
+def test_stored_scan_is_the_computed_scan(tmp_path, monkeypatch):
+    X, y = _digits()
+    fresh = _scanner().fit_transform_with_test(X[:90], y[:90], X[90:])
+    first = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+    assert len(list(tmp_path.glob("*.npz"))) == 1
+
+    def no_scanning(*args, **kwargs):
+        raise AssertionError("scanned again instead of reading the store")
+
+    monkeypatch.setattr(MultiGrainedScanner, "fit_transform_with_test", no_scanning)
+    second = cached_scan(tmp_path, _scanner(n_jobs=2), X[:90], y[:90], X[90:])
+    for got in (first, second):
+        np.testing.assert_array_equal(got[0], fresh[0])
+        np.testing.assert_array_equal(got[1], fresh[1])
+    with pytest.raises(AssertionError, match="scanned again"):
+        cached_scan(tmp_path, _scanner(stride=2), X[:90], y[:90], X[90:])
+
+
+def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
+    X, y = _digits()
+    calls = []
+    original = MultiGrainedScanner.fit_transform_with_test
+
+    def counted(self, *args):
+        calls.append(self.random_state)
+        return original(self, *args)
+
+    monkeypatch.setattr(MultiGrainedScanner, "fit_transform_with_test", counted)
+    options = {"scan": {"shape": [8, 8], "cache_dir": str(tmp_path)}}
+    for name, weighting in (("df", "none"), ("wdf", "accuracy")):
+        method = build_method({"name": name, "estimator": "cascade_forest", "grid": {},
+                               "params": {**CASCADE, "weighting": weighting}}, options)
+        rows = holdout_evaluation(method, X, y, paper="wdf", dataset="digits", root_seed=1,
+                                  protocol=PROTOCOL)
+        assert rows.loc[0, "accuracy_pct"] > 60
+    assert len(calls) == 1  # DF scanned, WDF read the stored scan
+    assert calls[0] == rows.loc[0, "split_seed"]  # seeded by the split, not the method
+    assert len(list(tmp_path.glob("*.npz"))) == 1
