@@ -72,3 +72,15 @@ def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
     assert len(calls) == 1  # DF scanned, WDF read the stored scan
     assert calls[0] == rows.loc[0, "split_seed"]  # seeded by the split, not the method
     assert len(list(tmp_path.glob("*.npz"))) == 1
+
+
+def test_unreadable_store_is_named_and_replaced(tmp_path):
+    X, y = _digits()
+    first = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+    (stored,) = tmp_path.glob("*.npz")
+    stored.write_bytes(b"not a scan")
+    with pytest.warns(RuntimeWarning, match=stored.name):
+        again = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+    np.testing.assert_array_equal(again[0], first[0])
+    with np.load(stored) as replaced:
+        np.testing.assert_array_equal(replaced["test"], first[1])

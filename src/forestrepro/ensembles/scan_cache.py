@@ -10,7 +10,8 @@ The store is keyed by content: a SHA-256 of the scanner's parameters (without ``
 which does not change a number) and of the training rows, labels and test rows. A changed
 setting or split thus never reads a stale scan. Jobs that scan the same split at the same
 time take turns through a lock file: the second waits and then reads. Files are written
-atomically, so an interrupted job leaves no half-written scan.
+atomically, so an interrupted job leaves no half-written scan; an unreadable stored scan
+(a damaged disk, a hand edit) is named in a warning and replaced.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import warnings
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -50,8 +53,12 @@ def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_tr
     with open(directory / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if path.exists():
-            with np.load(path) as stored:
-                return stored["train"], stored["test"]
+            try:
+                with np.load(path) as stored:
+                    return stored["train"], stored["test"]
+            except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+                warnings.warn(f"scan store {path} is unreadable ({err}); scanning again and "
+                              "replacing it", RuntimeWarning, stacklevel=2)
         train, test = scanner.fit_transform_with_test(X_train, y_train, X_test)
         with atomic_path(path) as tmp:
             with open(tmp, "wb") as handle:
