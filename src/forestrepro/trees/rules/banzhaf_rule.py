@@ -246,6 +246,30 @@ def node_bitsets(X, y, w, n_classes, samples, start, end, counts, players, bound
 
 
 @njit(cache=True, nogil=True)
+def node_scores(X, y, w, n_classes, samples, start, end, counts, players, bounds, n_bins,
+                max_coalition, as_power, out):
+    """``scores_from_information`` of the node's ``players`` (cut at the midpoints of
+    ``bounds``): counted from bit sets where the node qualifies (``node_bitsets``), else
+    from the players' bins (``node_codes``, ``player_scores``); both give the same bits."""
+    h = players.shape[0]
+    if n_bins == 2:
+        sets, k, n_planes = node_bitsets(X, y, w, n_classes, samples, start, end, counts,
+                                         players, bounds)
+        if sets.shape[0] > 0:
+            mi = np.empty(h)
+            cmi = np.empty((h, h))
+            information_from_bitsets(sets, k, n_planes, mi, cmi)
+            scores_from_information(mi, cmi, max_coalition, as_power, out)
+            return
+    codes = np.empty((h, end - start), dtype=np.uint8)
+    for u in range(h):
+        node_codes(X, samples, start, end, players[u], bounds[u, 0], bounds[u, 1], n_bins,
+                   codes[u])
+    player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins, max_coalition,
+                  as_power, out)
+
+
+@njit(cache=True, nogil=True)
 def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
                   features, n_eval, of_data, n_bins, max_coalition, sample, rng):
     """Algorithm 1 at one node: ``(feature, midpoint)`` of the chosen player, or
@@ -274,23 +298,8 @@ def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell
         scores = np.zeros(n_players)
         two_classes = np.count_nonzero(counts > 0.0) == 2
         if not (end - start == 2 and n_bins % 2 == 0 and two_classes):
-            sets = np.empty(0, dtype=np.uint64)
-            if n_bins == 2:
-                sets, k, n_planes = node_bitsets(X, y, w, n_classes, samples, start, end,
-                                                 counts, players[:n_players],
-                                                 bounds[:n_players])
-            if sets.shape[0] > 0:
-                mi = np.empty(n_players)
-                cmi = np.empty((n_players, n_players))
-                information_from_bitsets(sets, k, n_planes, mi, cmi)
-                scores_from_information(mi, cmi, max_coalition, sample, scores)
-            else:
-                codes = np.empty((n_players, end - start), dtype=np.uint8)
-                for u in range(n_players):
-                    node_codes(X, samples, start, end, players[u], bounds[u, 0],
-                               bounds[u, 1], n_bins, codes[u])
-                player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
-                              max_coalition, sample, scores)
+            node_scores(X, y, w, n_classes, samples, start, end, counts, players[:n_players],
+                        bounds[:n_players], n_bins, max_coalition, sample, scores)
         chosen = select(scores, sample, rng)
     return players[chosen], bounds[chosen, 0] / 2.0 + bounds[chosen, 1] / 2.0
 

@@ -32,12 +32,7 @@ from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
 from forestrepro.trees._rng import rand_int
 from forestrepro.trees.banzhaf import MAX_PLAYERS_EQ1
 from forestrepro.trees.rules import _scan, gain_ratio
-from forestrepro.trees.rules.banzhaf_rule import (
-    check_banzhaf_options,
-    node_codes,
-    node_range,
-    player_scores,
-)
+from forestrepro.trees.rules.banzhaf_rule import check_banzhaf_options, node_range, node_scores
 from forestrepro.trees.rules.base import CompiledSplitRule
 
 IMPORTANCES = ("gain_ratio", "banzhaf")
@@ -144,7 +139,7 @@ def _gain_ratio_scores(X, y, w, n_classes, of_data, cell_lo, cell_hi, out):
 def _banzhaf_scores(X, y, w, n_classes, of_data, cell_lo, cell_hi, n_bins, max_coalition,
                     out):
     """Banzhaf index of each feature in the game of all non-constant features on all
-    samples (Eqs. 1-4, ``banzhaf_rule.player_scores``); -inf if constant."""
+    samples (Eqs. 1-4, ``banzhaf_rule.node_scores``); -inf if constant."""
     n, d = X.shape
     samples = np.arange(n)
     counts = np.zeros(n_classes)
@@ -158,12 +153,9 @@ def _banzhaf_scores(X, y, w, n_classes, of_data, cell_lo, cell_hi, n_bins, max_c
         if node_range(X, samples, 0, n, f, of_data, cell_lo, cell_hi, bounds[n_players]):
             players[n_players] = f
             n_players += 1
-    codes = np.empty((n_players, n), dtype=np.uint8)
-    for u in range(n_players):
-        node_codes(X, samples, 0, n, players[u], bounds[u, 0], bounds[u, 1], n_bins, codes[u])
     beta = np.empty(n_players)
-    player_scores(y, w, n_classes, samples, 0, n, counts, codes, n_bins, max_coalition, True,
-                  beta)
+    node_scores(X, y, w, n_classes, samples, 0, n, counts, players[:n_players],
+                bounds[:n_players], n_bins, max_coalition, True, beta)
     for u in range(n_players):
         out[players[u]] = beta[u]
 
