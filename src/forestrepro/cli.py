@@ -55,6 +55,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     from .evaluation.kappa_error import kappa_error_cv
     from .evaluation.learning_curve import learning_curve
     from .evaluation.oob import oob_repeats
+    from .evaluation.fold_store import FoldStore
     from .evaluation.protocol import nested_cross_validation, subsample_stratified
     from .evaluation.seeds import derive_seed
     from .methods import build_method
@@ -80,15 +81,22 @@ def cmd_train(args: argparse.Namespace) -> None:
          f"{X.shape[0]} rows x {n_features} features, {args.threads} thread(s)")
     started = time.perf_counter()
     parts = []
+    results_root = Path(args.data).resolve().parent.parent  # results/data/<name>.parquet
     options = spec["dataset_options"]
     if "scan" in options:
-        cache = args.scan_cache or Path(args.data).resolve().parent.parent / "cache" / "scans"
+        cache = args.scan_cache or results_root / "cache" / "scans"
         options = {**options, "scan": {**options["scan"], "cache_dir": str(cache)}}
+    stores = []
     for value, method_config in _sweep_configs(spec["method_config"], spec.get("sweep")):
         method = build_method(method_config, options)
-        part = runners[spec["protocol"]["kind"]](
+        kind = spec["protocol"]["kind"]
+        extra = {}
+        if kind == "nested_cv":  # its folds are kept as they finish, so a stopped job resumes
+            stores.append(FoldStore.for_job(results_root / "cache" / "folds", spec, method_config))
+            extra["checkpoint"] = stores[-1]
+        part = runners[kind](
             method, X, y, paper=paper, dataset=dataset, root_seed=spec["root_seed"],
-            protocol=spec["protocol"], n_jobs=args.threads, progress=_log,
+            protocol=spec["protocol"], n_jobs=args.threads, progress=_log, **extra,
         )
         if value is not None:
             part.insert(3, "sweep_value", value)
@@ -106,6 +114,8 @@ def cmd_train(args: argparse.Namespace) -> None:
         "packages": {p: metadata.version(p) for p in ("numpy", "scikit-learn", "pandas", "scipy", "numba")},
     }
     write_text_atomic(Path(args.out).with_suffix(".provenance.json"), json.dumps(provenance, indent=2, sort_keys=True) + "\n")
+    for store in stores:
+        store.clear()
     _log(f"wrote {args.out} in {provenance['wall_seconds']:.1f}s")
 
 

@@ -73,3 +73,39 @@ def test_stratified_subsample_keeps_class_shares():
     assert len(ys) == 100 and (ys == 1).sum() == 10
     Xs2, _ = subsample_stratified(X, y, 100, seed=3, dataset="d")
     np.testing.assert_array_equal(Xs, Xs2)
+
+
+def test_a_stopped_job_resumes_from_its_finished_folds(tmp_path, monkeypatch):
+    import pandas as pd
+    from sklearn.model_selection import GridSearchCV
+
+    from forestrepro.evaluation.fold_store import FoldStore
+
+    X, y = _data()
+    method = build_method({**KNN, "grid": {"n_neighbors": [1, 5, 9]}})
+    run = dict(paper="p", dataset="d", root_seed=1, protocol=PROTOCOL)
+    fresh = nested_cross_validation(method, X, y, **run)
+    fits = []
+    original = GridSearchCV.fit
+
+    def stopped_in_third_fold(self, *args, **kwargs):
+        fits.append(1)
+        if len(fits) == 3:
+            raise KeyboardInterrupt  # Ctrl-C, a cluster's time limit, the end of a session
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(GridSearchCV, "fit", stopped_in_third_fold)
+    store = FoldStore.for_job(tmp_path, {"job": "spec"}, {"method": "config"})
+    with pytest.raises(KeyboardInterrupt):
+        nested_cross_validation(method, X, y, **run, checkpoint=store)
+    assert len(list(store.directory.glob("*.json"))) == 2
+    fits.clear()
+    same_job = FoldStore.for_job(tmp_path, {"job": "spec"}, {"method": "config"})
+    resumed = nested_cross_validation(method, X, y, **run, checkpoint=same_job)
+    assert len(fits) == 1  # only the third fold was fitted again
+    timings = ["fit_seconds", "predict_seconds"]
+    pd.testing.assert_frame_equal(resumed.drop(columns=timings), fresh.drop(columns=timings))
+    # another setting is another job: it reads nothing of this one
+    assert FoldStore.for_job(tmp_path, {"job": "spec"}, {"method": "other"}).get(0, 0) is None
+    same_job.clear()
+    assert not store.directory.exists()

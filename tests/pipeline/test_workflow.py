@@ -63,6 +63,9 @@ def test_report_is_made(finished_run):
     assert (finished_run / "figures" / "tiny" / "brf_table2_cd.pdf").exists()
     for suffix in ("csv", "md", "tex"):
         assert (finished_run / "results" / "tables" / "tiny" / f"brf_table2.{suffix}").exists()
+    # finished jobs leave no kept folds behind (evaluation/fold_store.py)
+    folds = finished_run / "results" / "cache" / "folds"
+    assert not folds.exists() or not any(folds.iterdir())
     provenance = (finished_run / "results" / "data" / "wine.provenance.json").read_text()
     assert "sha256" in provenance
 

@@ -20,6 +20,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler
 
 from ..methods.base import Method
+from .fold_store import FoldStore
 from .metrics import compute_metrics
 from .seeds import derive_seed, model_seed, split_seed
 
@@ -72,12 +73,16 @@ def nested_cross_validation(
     protocol: dict,
     n_jobs: int = 1,
     progress: Callable[[str], None] = lambda msg: None,
+    checkpoint: FoldStore | None = None,
 ) -> pd.DataFrame:
     """Run ``protocol`` (outer/inner folds, repeats, scaling, metrics) for ``method`` on (X, y).
 
     Returns one row per (repeat, fold) with the metrics, the chosen parameters, the inner
-    cross-validated accuracy of that choice, the seeds, and fit/predict wall times.
+    cross-validated accuracy of that choice, the seeds, and fit/predict wall times. With a
+    ``checkpoint`` store each finished fold's row is kept as it is made and a rerun reads it
+    instead of refitting (``fold_store``).
     """
+    checkpoint = checkpoint or FoldStore(None)
     stratified = protocol.get("stratified", True)
     scale = protocol.get("scale", "train_fold")
     _check_folds(y, protocol["outer_folds"], dataset)
@@ -95,6 +100,12 @@ def nested_cross_validation(
                     f"data set '{dataset}', repeat {repeat}, fold {fold}: the training fold holds a "
                     f"single class ({y[train][0]!r}); the fold cannot train a classifier"
                 )
+            stored = checkpoint.get(repeat, fold)
+            if stored is not None:
+                rows.append(stored)
+                progress(f"{paper}/{method.name}/{dataset} repeat {repeat} fold {fold}: read from "
+                         f"{checkpoint.directory} (finished by an earlier run of this job)")
+                continue
             m_seed = model_seed(root_seed, paper, method.name, dataset, repeat, fold)
             model = _model(method, m_seed, scale)
             started = time.perf_counter()
@@ -132,6 +143,7 @@ def nested_cross_validation(
                     "predict_seconds": predict_seconds,
                 }
             )
+            checkpoint.put(repeat, fold, rows[-1])
             progress(
                 f"{paper}/{method.name}/{dataset} repeat {repeat} fold {fold}: "
                 + ", ".join(f"{k}={v:.4f}" for k, v in scores.items())
