@@ -35,7 +35,7 @@ PAPER_FIGURES = [(paper, fig) for paper in CFG["papers"] for fig in CFG["paper"]
 
 
 wildcard_constraints:
-    figure="fig[A-Za-z0-9_]*",
+    figure="fig[A-Za-z0-9_]*(?<!_cd)",  # not a table's CD diagram, <table>_cd (rule plot_cd)
     dataset="[A-Za-z0-9_]+",
     paper="[a-z0-9]+",
     experiment="[A-Za-z0-9_]+",
