@@ -81,15 +81,16 @@ def cmd_train(args: argparse.Namespace) -> None:
          f"{X.shape[0]} rows x {n_features} features, {args.threads} thread(s)")
     started = time.perf_counter()
     parts = []
-    results_root = Path(args.data).resolve().parent.parent  # results/data/<name>.parquet
+    # stores shared across jobs live in results/cache (the results directory holding --data)
+    results_root = Path(args.data).resolve().parent.parent
     options = spec["dataset_options"]
     if "scan" in options:
-        cache = args.scan_cache or results_root / "cache" / "scans"
+        cache = results_root / "cache" / "scans"
         options = {**options, "scan": {**options["scan"], "cache_dir": str(cache)}}
+    kind = spec["protocol"]["kind"]
     stores = []
     for value, method_config in _sweep_configs(spec["method_config"], spec.get("sweep")):
         method = build_method(method_config, options)
-        kind = spec["protocol"]["kind"]
         extra = {}
         if kind == "nested_cv":  # its folds are kept as they finish, so a stopped job resumes
             stores.append(FoldStore.for_job(results_root / "cache" / "folds", spec, method_config))
@@ -193,9 +194,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--scan-cache", default=None,
-                   help="directory where a scanned split is stored and shared by the methods "
-                        "(default: cache/scans in the results directory that holds --data)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("table", help=cmd_table.__doc__)
