@@ -77,35 +77,71 @@ def test_stratified_subsample_keeps_class_shares():
 
 def test_a_stopped_job_resumes_from_its_finished_folds(tmp_path, monkeypatch):
     import pandas as pd
-    from sklearn.model_selection import GridSearchCV
 
+    from forestrepro.evaluation import protocol
     from forestrepro.evaluation.fold_store import FoldStore
 
     X, y = _data()
     method = build_method({**KNN, "grid": {"n_neighbors": [1, 5, 9]}})
     run = dict(paper="p", dataset="d", root_seed=1, protocol=PROTOCOL)
     fresh = nested_cross_validation(method, X, y, **run)
-    fits = []
-    original = GridSearchCV.fit
+    searches = []
+    original = protocol.search_grid
 
-    def stopped_in_third_fold(self, *args, **kwargs):
-        fits.append(1)
-        if len(fits) == 3:
+    def stopped_in_third_fold(*args, **kwargs):
+        searches.append(1)
+        if len(searches) == 3:
             raise KeyboardInterrupt  # Ctrl-C, a cluster's time limit, the end of a session
-        return original(self, *args, **kwargs)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(GridSearchCV, "fit", stopped_in_third_fold)
+    monkeypatch.setattr(protocol, "search_grid", stopped_in_third_fold)
     store = FoldStore.for_job(tmp_path, {"job": "spec"}, {"method": "config"})
     with pytest.raises(KeyboardInterrupt):
         nested_cross_validation(method, X, y, **run, checkpoint=store)
-    assert len(list(store.directory.glob("*.json"))) == 2
-    fits.clear()
+    assert sorted(p.name for p in store.directory.glob("*.json") if ".search" not in p.name) == [
+        "repeat0_fold0.json", "repeat0_fold1.json"]
+    searches.clear()
     same_job = FoldStore.for_job(tmp_path, {"job": "spec"}, {"method": "config"})
     resumed = nested_cross_validation(method, X, y, **run, checkpoint=same_job)
-    assert len(fits) == 1  # only the third fold was fitted again
+    assert len(searches) == 1  # only the third fold was searched again
     timings = ["fit_seconds", "predict_seconds"]
     pd.testing.assert_frame_equal(resumed.drop(columns=timings), fresh.drop(columns=timings))
     # another setting is another job: it reads nothing of this one
     assert FoldStore.for_job(tmp_path, {"job": "spec"}, {"method": "other"}).get(0, 0) is None
     same_job.clear()
     assert not store.directory.exists()
+
+
+def test_a_job_stopped_inside_a_grid_search_resumes_from_its_finished_candidates(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from forestrepro.evaluation.fold_store import FoldStore
+
+    X, y = _data()
+    method = build_method({**KNN, "grid": {"n_neighbors": [1, 3, 5, 7, 9]}})
+    run = dict(paper="p", dataset="d", root_seed=1, protocol=PROTOCOL)
+    fresh = nested_cross_validation(method, X, y, **run)
+    fits = []
+    original = KNeighborsClassifier.fit
+
+    def counted(self, *args, **kwargs):
+        fits.append(self.n_neighbors)
+        if stop_at and len(fits) == stop_at:
+            raise KeyboardInterrupt
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(KNeighborsClassifier, "fit", counted)
+    # fold 0 takes 5 candidates x 2 inner folds + 1 refit = 11 fits; stop in fold 1's 4th candidate
+    stop_at = 11 + 2 * 3 + 1
+    store = FoldStore.for_job(tmp_path, {"job": "spec"}, {"method": "config"})
+    with pytest.raises(KeyboardInterrupt):
+        nested_cross_validation(method, X, y, **run, checkpoint=store)
+    kept = store.get_search(0, 1)
+    assert len(kept["scores"]) == 3 and kept["seconds"] > 0
+    fits.clear()
+    stop_at = None
+    resumed = nested_cross_validation(method, X, y, **run, checkpoint=store)
+    # fold 1: candidates 7 and 9 on two inner folds, then the refit; fold 2 from scratch
+    assert fits[:5] == [7, 7, 9, 9, fits[4]] and len(fits) == 5 + 11
+    timings = ["fit_seconds", "predict_seconds"]
+    pd.testing.assert_frame_equal(resumed.drop(columns=timings), fresh.drop(columns=timings))

@@ -5,7 +5,8 @@ fold on one core). A cluster's time limit, Ctrl-C or the end of a session can st
 this store, every fold it had finished would be lost: Snakemake reruns an incomplete job from
 the start.
 
-``FoldStore`` writes each finished ``(repeat, fold)`` row as soon as it is made. The rows go
+``FoldStore`` writes each finished ``(repeat, fold)`` row as soon as it is made, and, while a
+fold's grid search runs, the inner scores of each finished candidate (``grid_search``). The rows go
 in a directory named by a hash of everything that determines them: the job's specification
 and the method's configuration (with the sweep value). A rerun of the same job reads those
 rows instead of refitting. A changed setting gives a new name, so a stale row is never read.
@@ -48,21 +49,36 @@ class FoldStore:
     def _path(self, repeat: int, fold: int) -> Path:
         return self.directory / f"repeat{repeat}_fold{fold}.json"
 
-    def get(self, repeat: int, fold: int) -> dict | None:
-        """The stored row of ``(repeat, fold)``, or None."""
-        if self.directory is None:
-            return None
-        path = self._path(repeat, fold)
-        if not path.exists():
+    def _search_path(self, repeat: int, fold: int) -> Path:
+        return self.directory / f"repeat{repeat}_fold{fold}.search.json"
+
+    def _read(self, path: Path) -> dict | None:
+        if self.directory is None or not path.exists():
             return None
         try:
             return json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:  # damaged: fit the fold again
+        except ValueError:  # damaged: do that work again
             return None
+
+    def _write(self, path: Path, content: dict) -> None:
+        if self.directory is not None:
+            write_text_atomic(path, json.dumps(content, default=_plain))
+
+    def get(self, repeat: int, fold: int) -> dict | None:
+        """The stored row of ``(repeat, fold)``, or None."""
+        return None if self.directory is None else self._read(self._path(repeat, fold))
 
     def put(self, repeat: int, fold: int, row: dict) -> None:
         if self.directory is not None:
-            write_text_atomic(self._path(repeat, fold), json.dumps(row, default=_plain))
+            self._write(self._path(repeat, fold), row)
+
+    def get_search(self, repeat: int, fold: int) -> dict | None:
+        """The kept state of ``(repeat, fold)``'s unfinished grid search, or None."""
+        return None if self.directory is None else self._read(self._search_path(repeat, fold))
+
+    def put_search(self, repeat: int, fold: int, state: dict) -> None:
+        if self.directory is not None:
+            self._write(self._search_path(repeat, fold), state)
 
     def clear(self) -> None:
         if self.directory is not None:

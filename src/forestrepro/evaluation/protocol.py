@@ -3,8 +3,9 @@
 For every repeat, an outer (stratified) k-fold split is drawn with a seed shared by all methods
 of the paper on that data set. In each outer training fold the features are scaled to [0, 1]
 (min-max, fitted on that fold only unless ``scale="full_data"``), the method's grid is searched
-by an inner k-fold cross-validation on accuracy, the best setting is refitted on the whole
-outer training fold, and the outer test fold is scored. One row per (repeat, fold) is returned.
+by an inner k-fold cross-validation on accuracy (``grid_search``, which chooses as scikit-learn's
+GridSearchCV does), the best setting is refitted on the whole outer training fold, and the outer
+test fold is scored. One row per (repeat, fold) is returned.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, train_test_split
+from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler
 
 from ..methods.base import Method
 from .fold_store import FoldStore
+from .grid_search import search_grid
 from .metrics import compute_metrics
 from .seeds import derive_seed, model_seed, split_seed
 
@@ -79,8 +81,8 @@ def nested_cross_validation(
 
     Returns one row per (repeat, fold) with the metrics, the chosen parameters, the inner
     cross-validated accuracy of that choice, the seeds, and fit/predict wall times. With a
-    ``checkpoint`` store each finished fold's row is kept as it is made and a rerun reads it
-    instead of refitting (``fold_store``).
+    ``checkpoint`` store each finished fold's row, and each finished grid candidate's inner
+    scores, are kept as they are made; a rerun reads them instead of refitting (``fold_store``).
     """
     checkpoint = checkpoint or FoldStore(None)
     stratified = protocol.get("stratified", True)
@@ -112,14 +114,17 @@ def nested_cross_validation(
             inner_score = np.nan
             if n_candidates > 1:
                 inner = _splitter(protocol["inner_folds"], stratified, derive_seed(m_seed, "inner"))
-                search = GridSearchCV(model, grid, cv=inner, scoring="accuracy", n_jobs=n_jobs, refit=True)
-                search.fit(X[train], y[train])
-                model, best = search.best_estimator_, search.best_params_
-                inner_score = float(search.best_score_)
+                choice = search_grid(
+                    model, grid, X[train], y[train], inner, n_jobs=n_jobs,
+                    kept=checkpoint.get_search(repeat, fold),
+                    keep=lambda state, r=repeat, f=fold: checkpoint.put_search(r, f, state),
+                )
+                model, best, inner_score = choice.estimator, choice.params, choice.score
+                fit_seconds = choice.seconds
             else:
                 best = {k: v[0] for k, v in grid.items()}
                 model.set_params(**best).fit(X[train], y[train])
-            fit_seconds = time.perf_counter() - started
+                fit_seconds = time.perf_counter() - started
             started = time.perf_counter()
             y_pred = model.predict(X[test])
             predict_seconds = time.perf_counter() - started
