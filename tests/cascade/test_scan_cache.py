@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
+from forestrepro.ensembles import scanning
 from forestrepro.ensembles.scan_cache import cached_scan, scan_key
 from forestrepro.ensembles.scanning import MultiGrainedScanner
 from forestrepro.evaluation.holdout import holdout_evaluation
@@ -57,9 +58,9 @@ def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
     calls = []
     original = MultiGrainedScanner.fit_transform_with_test
 
-    def counted(self, *args):
+    def counted(self, *args, **kwargs):
         calls.append(self.random_state)
-        return original(self, *args)
+        return original(self, *args, **kwargs)
 
     monkeypatch.setattr(MultiGrainedScanner, "fit_transform_with_test", counted)
     options = {"scan": {"shape": [8, 8], "cache_dir": str(tmp_path)}}
@@ -84,3 +85,45 @@ def test_unreadable_store_is_named_and_replaced(tmp_path):
     np.testing.assert_array_equal(again[0], first[0])
     with np.load(stored) as replaced:
         np.testing.assert_array_equal(replaced["test"], first[1])
+
+
+def test_a_stopped_scan_resumes_from_its_finished_fold_forests(tmp_path, monkeypatch):
+    X, y = _digits()
+    scanner = _scanner(window_sizes=(3, 5))  # 2 sizes x 2 forests x 2 folds = 8 fold forests
+    fresh = scanner.fit_transform_with_test(X[:90], y[:90], X[90:])
+    grown = []
+    original = scanning.seeded
+
+    def stopped_at_the_sixth(template, seed):
+        grown.append(seed)
+        if stop_at and len(grown) == stop_at:
+            raise KeyboardInterrupt  # the end of a session, a cluster's time limit
+        return original(template, seed)
+
+    monkeypatch.setattr(scanning, "seeded", stopped_at_the_sixth)
+    stop_at = 6
+    with pytest.raises(KeyboardInterrupt):
+        cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90], X[90:])
+    (parts,) = tmp_path.glob("*.parts")
+    assert len(list(parts.glob("*.npz"))) == 5 and not list(tmp_path.glob("*.npz"))
+    first_five = grown[:5]
+    grown.clear()
+    stop_at = None
+    resumed = cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90], X[90:])
+    assert len(grown) == 3 and not set(grown) & set(first_five)  # only the last three grew
+    np.testing.assert_array_equal(resumed[0], fresh[0])
+    np.testing.assert_array_equal(resumed[1], fresh[1])
+    assert not parts.exists() and len(list(tmp_path.glob("*.npz"))) == 1
+
+
+def test_an_unreadable_part_is_named_and_grown_again(tmp_path):
+    X, y = _digits()
+    fresh = _scanner().fit_transform_with_test(X[:90], y[:90], X[90:])
+    key = scan_key(_scanner(), X[:90], y[:90], X[90:])
+    parts = tmp_path / f"{key}.parts"
+    parts.mkdir()
+    (parts / "window2_forest0_fold0.npz").write_bytes(b"half a part")
+    with pytest.warns(RuntimeWarning, match="window2_forest0_fold0.npz"):
+        train, test = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+    np.testing.assert_array_equal(train, fresh[0])
+    np.testing.assert_array_equal(test, fresh[1])

@@ -12,6 +12,10 @@ setting or split thus never reads a stale scan. Jobs that scan the same split at
 time take turns through a lock file: the second waits and then reads. Files are written
 atomically, so an interrupted job leaves no half-written scan; an unreadable stored scan
 (a damaged disk, a hand edit) is named in a warning and replaced.
+
+While a scan runs, each fold forest's output is kept in ``<key>.parts/`` as it is made
+(``ScanParts``). MNIST's scan takes about 16 h on one core; a job stopped in it reruns only
+the fold forests it had not finished. The parts are removed once the whole scan is stored.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import shutil
 import warnings
 import zipfile
 from pathlib import Path
@@ -40,6 +45,46 @@ def scan_key(scanner: MultiGrainedScanner, X_train, y_train, X_test) -> str:
     return digest.hexdigest()
 
 
+def _read_npz(path: Path, what: str) -> dict | None:
+    """The arrays of ``path``, or None if it is missing or unreadable (then warned)."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path) as stored:
+            return {name: stored[name] for name in stored.files}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+        warnings.warn(f"{what} {path} is unreadable ({err}); computing it again and replacing it",
+                      RuntimeWarning, stacklevel=3)
+        return None
+
+
+def _write_npz(path: Path, **arrays) -> None:
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as handle:
+            np.savez(handle, **arrays)
+
+
+class ScanParts:
+    """The finished fold forests' outputs of one unfinished scan, one ``.npz`` each."""
+
+    def __init__(self, directory: str | Path):
+        self.directory = Path(directory)
+
+    def get(self, name: str) -> dict | None:
+        part = _read_npz(self.directory / f"{name}.npz", "scan part")
+        if part is not None and "test" not in part:
+            part["test"] = None
+        return part
+
+    def put(self, name: str, train: np.ndarray, test: np.ndarray | None) -> None:
+        arrays = {"train": train} if test is None else {"train": train, "test": test}
+        self.directory.mkdir(parents=True, exist_ok=True)
+        _write_npz(self.directory / f"{name}.npz", **arrays)
+
+    def clear(self) -> None:
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
 def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_train, y_train,
                 X_test) -> tuple[np.ndarray, np.ndarray]:
     """``scanner.fit_transform_with_test(X_train, y_train, X_test)``, read from
@@ -52,15 +97,11 @@ def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_tr
     path = directory / f"{key}.npz"
     with open(directory / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if path.exists():
-            try:
-                with np.load(path) as stored:
-                    return stored["train"], stored["test"]
-            except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
-                warnings.warn(f"scan store {path} is unreadable ({err}); scanning again and "
-                              "replacing it", RuntimeWarning, stacklevel=2)
-        train, test = scanner.fit_transform_with_test(X_train, y_train, X_test)
-        with atomic_path(path) as tmp:
-            with open(tmp, "wb") as handle:
-                np.savez(handle, train=train, test=test)
+        stored = _read_npz(path, "scan store")
+        if stored is not None and {"train", "test"} <= stored.keys():
+            return stored["train"], stored["test"]
+        parts = ScanParts(directory / f"{key}.parts")
+        train, test = scanner.fit_transform_with_test(X_train, y_train, X_test, parts=parts)
+        _write_npz(path, train=train, test=test)
+        parts.clear()
         return train, test

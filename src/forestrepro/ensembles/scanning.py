@@ -17,6 +17,12 @@ folds' forests. The scanning forests are not weighted: WDF weights the cascade's
 Memory stays bounded: a forest grows on at most ``max_train_windows`` windows drawn without
 replacement from its rows' windows (gcForest grew on all of them), and windows are cut and
 classified ``batch_windows`` at a time; only the output features are held in full.
+
+A scan is 3 window sizes x 2 forests x ``n_folds`` fold forests; on MNIST each takes most of an
+hour. ``fit_transform_with_test`` can hand each fold forest's output to a store of parts as it
+is made and read the parts an earlier, stopped scan left, so a long scan resumes where it
+stopped (``scan_cache``); the random draws are made either way, so a resumed scan equals a fresh
+one.
 """
 
 import math
@@ -162,11 +168,15 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         """Fit, and return the out-of-fold scanned features of the training rows."""
         return self._scan(X, y, None, keep=True)[0]
 
-    def fit_transform_with_test(self, X, y, X_test):
+    def fit_transform_with_test(self, X, y, X_test, parts=None):
         """Return ``(train, test)`` features: out-of-fold for ``X``, fold means for
         ``X_test``. Each fold forest is dropped once it has classified its windows, so
-        memory holds one forest at a time; ``transform`` then needs ``fit``."""
-        return self._scan(X, y, X_test, keep=False)
+        memory holds one forest at a time; ``transform`` then needs ``fit``.
+
+        ``parts``, if given, keeps each fold forest's output: ``parts.get(name)`` returns a
+        kept ``{"train": ..., "test": ...}`` or None, ``parts.put(name, train=..., test=...)``
+        keeps one. Fold forests whose output is kept are not grown again."""
+        return self._scan(X, y, X_test, keep=False, parts=parts)
 
     def transform(self, X):
         """Scanned features of new rows: per window, the mean class vector of the fold
@@ -180,7 +190,7 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             width = index.shape[0] * len(self.classes_)
             for models in forests:
                 for model in models:
-                    self._add_mean(out, model, X, index, column, len(models))
+                    out[:, column:column + width] += self._mean_share(model, X, index, len(models))
                 column += width
         return out
 
@@ -205,38 +215,55 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             out[:, :X.shape[1]] = X
         return out
 
-    def _add_mean(self, out, model, X, index, column, n_models):
-        """Add a fold forest's share ``1 / n_models`` of every row's window class vectors."""
-        width = index.shape[0] * len(self.classes_)
+    def _mean_share(self, model, X, index, n_models):
+        """A fold forest's share ``1 / n_models`` of every row's window class vectors."""
+        share = np.zeros((X.shape[0], index.shape[0] * len(self.classes_)), dtype=np.float32)
         rows = np.arange(X.shape[0])
         for batch, vectors in window_vectors(model, X, rows, index, len(self.classes_),
                                              self.batch_windows):
-            out[batch, column:column + width] += vectors / n_models
+            share[batch] = vectors / n_models
+        return share
+
+    def _fold_forest_output(self, template, seed, X, y_encoded, folds, k, index, X_test,
+                            n_models):
+        """Grow fold ``k``'s forest on windows of the other folds' rows; return it with the
+        class vectors of fold ``k``'s windows and its share of the test rows' mean."""
+        windows, labels = sample_windows(X, y_encoded, np.flatnonzero(folds != k), index,
+                                         self.max_train_windows, seed)
+        model = seeded(template, seed).fit(windows, labels)
+        train = np.concatenate([vectors for _, vectors in window_vectors(
+            model, X, np.flatnonzero(folds == k), index, len(self.classes_),
+            self.batch_windows)]).astype(np.float32)
+        test = None if X_test is None else self._mean_share(model, X_test, index, n_models)
+        return model, {"train": train, "test": test}
 
     def _cross_fit_windows(self, template, X, y_encoded, index, folds, seeds, outputs,
-                           X_test, keep):
+                           X_test, keep, parts, name):
         """One forest of one window size, cross-fitted: fold ``k``'s forest grows on windows
         of the other folds' rows, writes the class vectors of fold ``k``'s windows into the
-        training output and adds its share of the test rows' mean. Returns the fold models
-        (none unless ``keep``)."""
+        training output and adds its share of the test rows' mean. A fold forest's output is
+        read from ``parts`` if kept there, else kept there as ``{name}_fold{k}``. Returns the
+        fold models (none unless ``keep``)."""
         train, test, column = outputs
-        n_classes = len(self.classes_)
-        width = index.shape[0] * n_classes
+        width = index.shape[0] * len(self.classes_)
         models = []
         for k, seed in enumerate(seeds):
-            windows, labels = sample_windows(X, y_encoded, np.flatnonzero(folds != k), index,
-                                             self.max_train_windows, seed)
-            model = seeded(template, seed).fit(windows, labels)
-            for batch, vectors in window_vectors(model, X, np.flatnonzero(folds == k), index,
-                                                 n_classes, self.batch_windows):
-                train[batch, column:column + width] = vectors
+            part_name = f"{name}_fold{k}"
+            part = None if parts is None else parts.get(part_name)
+            if part is None:
+                model, part = self._fold_forest_output(template, seed, X, y_encoded, folds, k,
+                                                       index, X_test, len(seeds))
+                if parts is not None:
+                    parts.put(part_name, **part)
+                if keep:
+                    models.append(model)
+                del model
+            train[folds == k, column:column + width] = part["train"]
             if test is not None:
-                self._add_mean(test, model, X_test, index, column, len(seeds))
-            if keep:
-                models.append(model)
+                test[:, column:column + width] += part["test"]
         return models
 
-    def _scan(self, X, y, X_test, keep):
+    def _scan(self, X, y, X_test, keep, parts=None):
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
         check_int("n_folds", self.n_folds, 2)
@@ -261,14 +288,14 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         self.__dict__.pop("models_", None)
         models_ = []
         column = X.shape[1] if self.include_raw else 0
-        for index in indexes:
+        for size, index in zip(self.window_sizes_, indexes):
             forests = []
-            for template in templates:
+            for number, template in enumerate(templates):
                 folds = fold_ids(y_encoded, self.n_folds, rng.randint(MAX_SEED))
                 seeds = rng.randint(MAX_SEED, size=self.n_folds)
                 forests.append(self._cross_fit_windows(template, X, y_encoded, index, folds,
                                                        seeds, (train, test, column), X_test,
-                                                       keep))
+                                                       keep, parts, f"window{size}_forest{number}"))
                 column += index.shape[0] * n_classes
             models_.append(forests)
         if keep:
