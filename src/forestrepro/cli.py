@@ -83,10 +83,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     parts = []
     # stores shared across jobs live in results/cache (the results directory holding --data)
     results_root = Path(args.data).resolve().parent.parent
-    options = spec["dataset_options"]
-    if "scan" in options:
-        cache = results_root / "cache" / "scans"
-        options = {**options, "scan": {**options["scan"], "cache_dir": str(cache)}}
+    options = {**spec["dataset_options"], "cache_dir": str(results_root / "cache")}
     kind = spec["protocol"]["kind"]
     stores = []
     for value, method_config in _sweep_configs(spec["method_config"], spec.get("sweep")):

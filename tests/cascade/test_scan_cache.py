@@ -63,7 +63,7 @@ def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(MultiGrainedScanner, "fit_transform_with_test", counted)
-    options = {"scan": {"shape": [8, 8], "cache_dir": str(tmp_path)}}
+    options = {"scan": {"shape": [8, 8]}, "cache_dir": str(tmp_path)}
     for name, weighting in (("df", "none"), ("wdf", "accuracy")):
         method = build_method({"name": name, "estimator": "cascade_forest", "grid": {},
                                "params": {**CASCADE, "weighting": weighting}}, options)
@@ -72,7 +72,8 @@ def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
         assert rows.loc[0, "accuracy_pct"] > 60
     assert len(calls) == 1  # DF scanned, WDF read the stored scan
     assert calls[0] == rows.loc[0, "split_seed"]  # seeded by the split, not the method
-    assert len(list(tmp_path.glob("*.npz"))) == 1
+    assert len(list((tmp_path / "scans").glob("*.npz"))) == 1
+    assert not list((tmp_path / "cascades").iterdir())  # finished cascades keep no parts
 
 
 def test_unreadable_store_is_named_and_replaced(tmp_path):

@@ -108,7 +108,7 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         self._grow(X, y, None, None, keep=True)
         return self
 
-    def fit_predict_proba(self, X, y, X_test, y_test=None):
+    def fit_predict_proba(self, X, y, X_test, y_test=None, parts=None):
         """Grow the cascade on ``(X, y)`` and return the class probabilities of ``X_test`` at
         the best level, as Algorithm 1 does (inputs ``T`` and ``S``).
 
@@ -118,8 +118,13 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         left with the level statistics but no model (``predict`` needs ``fit``). With
         ``y_test``, ``level_test_accuracies_`` records ``A_es`` (Eq. 12) per level; it plays
         no part in the growth or the choice of level.
+
+        ``parts`` (a ``kept_parts.KeptParts``), if given, keeps each forest's class vectors
+        and tree accuracies as ``level{e}_forest{j}``; a forest found there is not grown
+        again, and the random draws are made either way, so a resumed cascade equals a fresh
+        one (``cascade_cache``).
         """
-        return self._grow(X, y, X_test, y_test, keep=False)
+        return self._grow(X, y, X_test, y_test, keep=False, parts=parts)
 
     def _member_templates(self):
         return member_templates(self.n_rf, self.n_crf, self.n_trees, weighting=self.weighting,
@@ -128,7 +133,23 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
                                 weight_epsilon=self.weight_epsilon,
                                 crf_bootstrap=self.crf_bootstrap, n_jobs=self.n_jobs)
 
-    def _grow(self, X, y, X_test, y_test, keep):
+    def _cross_fit_forest(self, template, rng, train, y_encoded, test, keep, parts, name):
+        """``cascade_members.cross_fit`` of one forest of a level, its seeds drawn from
+        ``rng``; read from ``parts`` when kept there, else kept there once grown."""
+        n_classes = len(self.classes_)
+        folds = fold_ids(y_encoded, self.n_folds, rng.randint(MAX_SEED))
+        seeds = rng.randint(MAX_SEED, size=self.n_folds)
+        kept = None if parts is None else parts.get(name)
+        if kept is not None:
+            return kept["train"], kept.get("test"), [], kept.get("tree_accuracies")
+        vectors, test_vectors, models, trees = cross_fit(
+            template, train.features, y_encoded, n_classes, folds, seeds,
+            None if test is None else test.features, keep)
+        if parts is not None:
+            parts.put(name, train=vectors, test=test_vectors, tree_accuracies=trees)
+        return vectors, test_vectors, models, trees
+
+    def _grow(self, X, y, X_test, y_test, keep, parts=None):
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
         check_int("n_folds", self.n_folds, 2)
@@ -149,11 +170,9 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         best, best_test = 0, None
         for level in range(self.max_levels):
             vectors, test_vectors, forests, level_trees = zip(*(
-                cross_fit(template, train.features, y_encoded, n_classes,
-                          fold_ids(y_encoded, self.n_folds, rng.randint(MAX_SEED)),
-                          rng.randint(MAX_SEED, size=self.n_folds),
-                          None if test is None else test.features, keep)
-                for template in templates))
+                self._cross_fit_forest(template, rng, train, y_encoded, test, keep, parts,
+                                       f"level{level + 1}_forest{number}")
+                for number, template in enumerate(templates)))
             accuracies.append(_accuracy(vectors, y_encoded))
             if test is not None and y_test is not None:
                 test_accuracies.append(_accuracy(test_vectors, np.asarray(y_test),

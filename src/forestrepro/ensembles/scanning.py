@@ -173,9 +173,8 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         ``X_test``. Each fold forest is dropped once it has classified its windows, so
         memory holds one forest at a time; ``transform`` then needs ``fit``.
 
-        ``parts``, if given, keeps each fold forest's output: ``parts.get(name)`` returns a
-        kept ``{"train": ..., "test": ...}`` or None, ``parts.put(name, train=..., test=...)``
-        keeps one. Fold forests whose output is kept are not grown again."""
+        ``parts`` (a ``kept_parts.KeptParts``), if given, keeps each fold forest's output as
+        ``{"train": ..., "test": ...}``; fold forests whose output is kept are not grown again."""
         return self._scan(X, y, X_test, keep=False, parts=parts)
 
     def transform(self, X):

@@ -6,15 +6,21 @@ A data set's options (``paper.wdf.dataset_options.<name>``) say how to feed it: 
 training part only) before the cascade. The cascade grows with ``fit_predict_proba``, which
 keeps no fold models in memory (gcForest's own setting). A scanned split is scanned once for
 all methods (``ensembles.scan_cache``): the scanning forests are not weighted, so DF and WDF
-share the scan and differ only in their cascades.
+share the scan and differ only in their cascades. With ``options.cache_dir`` (the workflow
+sets ``results/cache``), scans are stored under ``scans/`` and each cascade keeps its finished
+forests under ``cascades/`` while it grows (``ensembles.cascade_cache``), so a stopped job
+resumes.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
 from ..ensembles.cascade import CascadeForestClassifier
+from ..ensembles.cascade_cache import cached_cascade_proba
 from ..ensembles.cascade_deep_forest import DeepForestClassifier
 from ..ensembles.scan_cache import cached_scan
 from ..ensembles.scanning import MultiGrainedScanner
@@ -64,20 +70,21 @@ class CascadeForest(Method):
     def fit_predict(self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1,
                     shared_seed: int | None = None):
         """Algorithm 1 on the split. Scanned data sets are scanned with ``shared_seed`` (the
-        split's seed, the same for DF and WDF), through the scan store of
-        ``options.scan.cache_dir`` (``ensembles.scan_cache``), and the cascade grows with the
-        method's own ``random_state``."""
+        split's seed, the same for DF and WDF) through the scan store, and the cascade grows
+        with the method's own ``random_state``, keeping its finished forests
+        (``options.cache_dir``)."""
         X_train, X_test = self._features(X_train, X_test)
+        X_train = np.asarray(X_train, dtype=np.float32)
+        X_test = np.asarray(X_test, dtype=np.float32)
+        y_train = np.asarray(y_train)
+        cache = self.options.get("cache_dir")
         scan = self.options.get("scan")
-        if not scan:
-            model = with_jobs(self.estimator(random_state), n_jobs)
-            proba = model.fit_predict_proba(X_train, y_train, X_test)
-            return model.classes_[np.argmax(proba, axis=1)], self.describe(model)
-        seed = random_state if shared_seed is None else shared_seed
-        scanner = with_jobs(self._scanner(scan, seed), n_jobs)
-        train, test = cached_scan(scan.get("cache_dir"), scanner,
-                                  np.asarray(X_train, dtype=np.float32), np.asarray(y_train),
-                                  np.asarray(X_test, dtype=np.float32))
+        if scan:
+            seed = random_state if shared_seed is None else shared_seed
+            scanner = with_jobs(self._scanner(scan, seed), n_jobs)
+            X_train, X_test = cached_scan(None if cache is None else Path(cache) / "scans",
+                                          scanner, X_train, y_train, X_test)
         cascade = with_jobs(self._cascade(random_state), n_jobs)
-        proba = cascade.fit_predict_proba(train, y_train, test)
+        proba = cached_cascade_proba(None if cache is None else Path(cache) / "cascades",
+                                     cascade, X_train, y_train, X_test)
         return cascade.classes_[np.argmax(proba, axis=1)], self.describe(cascade)
