@@ -158,7 +158,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     figures = [(Path(png), _read_json(spec)) for png, spec in zip(args.paper_figures, args.figure_specs)]
     dataset_specs = {Path(p).stem: _read_json(p) for p in args.dataset_specs}
     data_provenance = {Path(p).name.removesuffix(".provenance.json"): _read_json(p) for p in args.data_provenance}
-    build_report(args.tag, tables, figures, dataset_specs, data_provenance, args.out_dir)
+    build_report(args.tag, tables, figures, dataset_specs, data_provenance, args.out_dir,
+                 partial_runs=args.partial_runs)
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
 
@@ -221,6 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dataset-specs", nargs="*", default=[])
     p.add_argument("--data-provenance", nargs="*", default=[])
     p.add_argument("--out-dir", required=True)
+    p.add_argument("--partial-runs", nargs=2, type=int, metavar=("FINISHED", "JOBS"), default=None,
+                   help="a partial report: FINISHED of the tag's JOBS runs had finished")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("plan", help=cmd_plan.__doc__)

@@ -109,3 +109,22 @@ def test_unknown_dataset_stops_with_the_valid_names(tmp_path):
     proc = snakemake(tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["paper.brf.experiments.main.datasets=[wnie]"])
     assert proc.returncode != 0
     assert "unknown data set 'wnie'" in proc.stderr + proc.stdout
+
+
+def test_partial_report_is_made_from_the_finished_jobs(finished_run, tmp_path):
+    import shutil
+
+    workdir = tmp_path / "partial"
+    shutil.copytree(finished_run, workdir, symlinks=True)
+    unfinished = workdir / "results" / "runs" / "tiny" / "brf" / "main" / "svm" / "sonar.parquet"
+    unfinished.unlink()
+    snakemake(workdir, "partial=true", "--cores", "1")
+    assert not unfinished.exists()  # a partial report runs no job
+    report = (workdir / "results" / "report" / "tiny" / "index.md").read_text()
+    assert "Partial report:" in report and "not computed" in report
+    complete = (finished_run / "results" / "report" / "tiny" / "index.md").read_text()
+    assert "Partial report:" not in complete
+    plan = snakemake(workdir, "--cores", "1", "--dry-run").stdout  # a full run then completes it
+    assert "results/runs/tiny/brf/main/svm/sonar.parquet" in plan and "rule report" in plan
+    proc = snakemake(workdir, "partial=maybe", "--cores", "1", "--dry-run", check=False)
+    assert proc.returncode != 0 and "partial must be true or false" in proc.stdout + proc.stderr

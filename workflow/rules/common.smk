@@ -2,6 +2,7 @@
 # per data set, job and table. Specifications are rewritten only when their content changes,
 # so an unchanged rerun does nothing and a changed setting reruns only what it touches.
 
+import os
 import sys
 
 from forestrepro.config import ConfigError, compose_config, compute_tag, write_job_specs
@@ -20,6 +21,15 @@ def _overrides_from_config():
         sys.exit(f"forestrepro: --config overrides must be a list of key=value strings, got {raw!r}")
     return [str(item) for item in raw]
 
+
+def _partial_from_config():
+    raw = config.get("partial", False)
+    if raw in (True, False, 0, 1) or str(raw).lower() in ("true", "false"):
+        return str(raw).lower() in ("true", "1")
+    sys.exit(f"forestrepro: --config partial must be true or false, got {raw!r}")
+
+
+PARTIAL = _partial_from_config()  # report on the finished runs only (see README)
 
 try:
     CFG = compose_config(_overrides_from_config(), profile=config.get("profile"))
@@ -58,8 +68,19 @@ def runs_of_figure(paper, figure):
 
 
 def runs_of_experiment(paper, experiment):
-    return [
+    """The run files of the experiment's jobs; with ``partial``, only those already written."""
+    runs = [
         f"{RESULTS}/runs/{TAG}/{job.path}.parquet"
         for job in JOBS
         if job.paper == paper and job.experiment == experiment
     ]
+    return [run for run in runs if os.path.exists(run)] if PARTIAL else runs
+
+
+if PARTIAL:  # a table or figure with no finished run is left out of a partial report
+    TABLES = [(p, t) for p, t in TABLES if runs_of_table(p, t)]
+    RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
+    PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if runs_of_figure(p, f)]
+    if not TABLES:
+        sys.exit(f"forestrepro: --config partial=true, but no job of tag '{TAG}' has finished yet")
+FINISHED_RUNS = sum(os.path.exists(f"{RESULTS}/runs/{TAG}/{job.path}.parquet") for job in JOBS)

@@ -71,6 +71,7 @@ rule report:
         f"{RESULTS}/logs/{TAG}/report.log",
     params:
         stems=[f"{RESULTS}/tables/{TAG}/{p}_{t}" for p, t in TABLES],
+        partial=f"--partial-runs {FINISHED_RUNS} {len(JOBS)}" if PARTIAL else "",
     threads: 1
     resources:
         mem_mb=1000,
@@ -79,4 +80,4 @@ rule report:
         "{FORESTREPRO} report --tag {TAG} --tables {params.stems} --table-specs {input.table_specs}"
         " --figures-dir {FIGURES}/{TAG} --paper-figures {input.paper_figures} --figure-specs {input.figure_specs}"
         " --dataset-specs {input.dataset_specs}"
-        " --data-provenance {input.data_provenance} --out-dir {RESULTS}/report/{TAG} 2> {log}"
+        " --data-provenance {input.data_provenance} --out-dir {RESULTS}/report/{TAG} {params.partial} 2> {log}"

@@ -236,9 +236,11 @@ def build_report(
     dataset_specs: dict,
     data_provenance: dict,
     out_dir: str | Path,
+    partial_runs: tuple[int, int] | None = None,
 ) -> None:
     """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
-    and the papers' ``figures`` = [(png, spec)]."""
+    and the papers' ``figures`` = [(png, spec)]. ``partial_runs`` = (finished, jobs) marks a
+    report made before every job had finished (``--config partial=true``)."""
     out_dir = Path(out_dir)
     doc = Document(f"forestrepro report: {tag}")
     doc.add(
@@ -252,6 +254,15 @@ def build_report(
             Paragraph(
                 "Profile quick: few data sets, folds and trees, small grids. A demonstration of the "
                 "pipeline; its numbers are not comparable with the papers'."
+            )
+        )
+    if partial_runs is not None:
+        finished, jobs = partial_runs
+        doc.add(
+            Paragraph(
+                f"Partial report: {finished} of the {jobs} jobs of this tag had finished when it was "
+                "made. A cell without a finished job is marked 'not computed', the ranks leave its data "
+                "set out, and a claim that needs it cannot be checked."
             )
         )
     papers = list(dict.fromkeys(spec["paper"] for _, spec, _ in tables))
