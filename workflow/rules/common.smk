@@ -83,4 +83,4 @@ if PARTIAL:  # a table or figure with no finished run is left out of a partial r
     PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if runs_of_figure(p, f)]
     if not TABLES:
         sys.exit(f"forestrepro: --config partial=true, but no job of tag '{TAG}' has finished yet")
-FINISHED_RUNS = sum(os.path.exists(f"{RESULTS}/runs/{TAG}/{job.path}.parquet") for job in JOBS)
+    FINISHED_RUNS = sum(os.path.exists(f"{RESULTS}/runs/{TAG}/{job.path}.parquet") for job in JOBS)
