@@ -1,10 +1,14 @@
 """A stopped cascade resumes from the forests it finished (``ensembles.cascade_cache``)."""
 
+import itertools
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 
 from forestrepro.ensembles import cascade as cascade_module
+from forestrepro.ensembles import kept_parts
 from forestrepro.ensembles.cascade import CascadeForestClassifier
 from forestrepro.ensembles.cascade_cache import cached_cascade_proba
 from forestrepro.ensembles.kept_parts import content_key
@@ -24,6 +28,8 @@ def _cascade(**params):
 
 @pytest.mark.parametrize("weighting", ["none", "accuracy"])
 def test_a_stopped_cascade_resumes_from_its_finished_forests(tmp_path, monkeypatch, weighting):
+    ticks = itertools.count()  # a fake clock: every forest takes one tick
+    monkeypatch.setattr(kept_parts, "time", SimpleNamespace(perf_counter=lambda: float(next(ticks))))
     X, y, X_test = _data()
     fresh = _cascade(weighting=weighting)
     expected = fresh.fit_predict_proba(X, y, X_test)
@@ -47,8 +53,9 @@ def test_a_stopped_cascade_resumes_from_its_finished_forests(tmp_path, monkeypat
     grown.clear()
     stop_at = None
     resumed_model = _cascade(weighting=weighting, n_jobs=2)
-    resumed = cached_cascade_proba(tmp_path, resumed_model, X, y, X_test)
+    resumed, seconds = cached_cascade_proba(tmp_path, resumed_model, X, y, X_test)
     assert grown[0] not in finished and len(grown) == 2 * fresh.n_levels_ - 3
+    assert seconds == 2 * fresh.n_levels_  # the forests of both runs, one tick each
     np.testing.assert_array_equal(resumed, expected)
     np.testing.assert_array_equal(resumed_model.level_accuracies_, fresh.level_accuracies_)
     assert resumed_model.best_level_ == fresh.best_level_
@@ -74,5 +81,5 @@ def test_an_unreadable_part_is_named_and_grown_again(tmp_path):
     parts.mkdir()
     (parts / "level1_forest0.npz").write_bytes(b"half a part")
     with pytest.warns(RuntimeWarning, match="level1_forest0.npz"):
-        got = cached_cascade_proba(tmp_path, _cascade(), X, y, X_test)
+        got, _ = cached_cascade_proba(tmp_path, _cascade(), X, y, X_test)
     np.testing.assert_array_equal(got, expected)

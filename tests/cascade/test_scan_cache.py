@@ -1,10 +1,13 @@
 """One scan per split, shared by DF and WDF (``ensembles.scan_cache``)."""
 
+import itertools
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
-from forestrepro.ensembles import scanning
+from forestrepro.ensembles import kept_parts, scanning
 from forestrepro.ensembles.scan_cache import cached_scan, scan_key
 from forestrepro.ensembles.scanning import MultiGrainedScanner
 from forestrepro.evaluation.holdout import holdout_evaluation
@@ -64,13 +67,17 @@ def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
 
     monkeypatch.setattr(MultiGrainedScanner, "fit_transform_with_test", counted)
     options = {"scan": {"shape": [8, 8]}, "cache_dir": str(tmp_path)}
+    scan_seconds = []
     for name, weighting in (("df", "none"), ("wdf", "accuracy")):
         method = build_method({"name": name, "estimator": "cascade_forest", "grid": {},
                                "params": {**CASCADE, "weighting": weighting}}, options)
         rows = holdout_evaluation(method, X, y, paper="wdf", dataset="digits", root_seed=1,
                                   protocol=PROTOCOL)
         assert rows.loc[0, "accuracy_pct"] > 60
+        assert rows.loc[0, "cascade_seconds"] > 0
+        scan_seconds.append(rows.loc[0, "scan_seconds"])
     assert len(calls) == 1  # DF scanned, WDF read the stored scan
+    assert scan_seconds[0] > 0 and scan_seconds[1] == scan_seconds[0]  # and reports its cost
     assert calls[0] == rows.loc[0, "split_seed"]  # seeded by the split, not the method
     assert len(list((tmp_path / "scans").glob("*.npz"))) == 1
     assert not list((tmp_path / "cascades").iterdir())  # finished cascades keep no parts
@@ -125,6 +132,31 @@ def test_an_unreadable_part_is_named_and_grown_again(tmp_path):
     parts.mkdir()
     (parts / "window2_forest0_fold0.npz").write_bytes(b"half a part")
     with pytest.warns(RuntimeWarning, match="window2_forest0_fold0.npz"):
-        train, test = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+        train, test, _ = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
     np.testing.assert_array_equal(train, fresh[0])
     np.testing.assert_array_equal(test, fresh[1])
+
+
+def test_a_resumed_scan_reports_the_time_of_all_its_runs(tmp_path, monkeypatch):
+    """Every fold forest takes one tick of a fake clock, so the scan's seconds count the
+    fold forests made in either run: 5 before the stop and 3 after it."""
+    ticks = itertools.count()
+    monkeypatch.setattr(kept_parts, "time", SimpleNamespace(perf_counter=lambda: float(next(ticks))))
+    X, y = _digits()
+    original = scanning.seeded
+    made = []
+
+    def stopped_at_the_sixth(template, seed):
+        made.append(seed)
+        if len(made) == 6:
+            raise KeyboardInterrupt
+        return original(template, seed)
+
+    monkeypatch.setattr(scanning, "seeded", stopped_at_the_sixth)
+    with pytest.raises(KeyboardInterrupt):
+        cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90], X[90:])
+    monkeypatch.setattr(scanning, "seeded", original)
+    resumed = cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90], X[90:])
+    assert resumed.seconds == 8.0  # 2 window sizes x 2 forests x 2 folds, one tick each
+    assert cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90],
+                       X[90:]).seconds == 8.0  # and the stored scan keeps it

@@ -6,11 +6,13 @@ session or many cluster slots. ``cached_cascade_proba`` grows it with
 vectors, test class vectors and tree accuracies go to ``<cache_dir>/<key>.parts/`` as each
 forest finishes, and a rerun of the same job reads them. ``key`` is the content key of the
 cascade's parameters (its seed included, so DF, WDF and WDF-oob never share) and its arrays.
-The parts are removed once the cascade has answered.
+The parts are removed once the cascade has answered. The wall seconds of the forests, summed
+over every run that grew one, are returned with the answer.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -20,12 +22,15 @@ from .kept_parts import KeptParts, content_key
 
 
 def cached_cascade_proba(cache_dir: str | Path | None, cascade: CascadeForestClassifier,
-                         X_train, y_train, X_test) -> np.ndarray:
+                         X_train, y_train, X_test) -> tuple[np.ndarray, float]:
     """``cascade.fit_predict_proba(X_train, y_train, X_test)``, resuming from the forests a
-    stopped run kept in ``cache_dir`` (``None``: nothing is kept)."""
+    stopped run kept in ``cache_dir`` (``None``: nothing is kept), and the cascade's wall
+    seconds over all its runs."""
     if cache_dir is None:
-        return cascade.fit_predict_proba(X_train, y_train, X_test)
+        started = time.perf_counter()
+        proba = cascade.fit_predict_proba(X_train, y_train, X_test)
+        return proba, time.perf_counter() - started
     parts = KeptParts(Path(cache_dir) / f"{content_key(cascade, X_train, y_train, X_test)}.parts")
     proba = cascade.fit_predict_proba(X_train, y_train, X_test, parts=parts)
     parts.clear()
-    return proba
+    return proba, parts.seconds

@@ -7,6 +7,9 @@ ask it first whether a piece is already there. Pieces live under a directory nam
 ``content_key``: a SHA-256 of the estimator's parameters (without ``n_jobs``, which changes no
 number) and of the arrays it is fitted on, so a changed setting or split never reads a stale
 piece. Files are written atomically; an unreadable one is named in a warning and recomputed.
+
+Each piece also keeps the wall seconds it took to make, so that a fit resumed over several
+runs reports the time of all of them (``KeptParts.seconds``), not only of its last run.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import time
 import warnings
 import zipfile
 from pathlib import Path
@@ -61,17 +65,34 @@ class KeptParts:
     ``get(name)`` returns the piece's arrays (a name stored as None reads as absent from the
     mapping, so use ``.get``) or None; ``put(name, **arrays)`` keeps one (None values are
     skipped); ``clear`` removes them all once the fit's result is stored.
+
+    A piece's time is measured from the ``get`` that did not find it to its ``put`` and
+    stored with it; ``seconds`` sums the times of the pieces read and kept so far, whichever
+    run made them.
     """
 
     def __init__(self, directory: str | Path):
         self.directory = Path(directory)
+        self.seconds = 0.0
+        self._started: dict[str, float] = {}
 
     def get(self, name: str) -> dict | None:
-        return read_npz(self.directory / f"{name}.npz", "kept part")
+        arrays = read_npz(self.directory / f"{name}.npz", "kept part")
+        if arrays is None:
+            self._started[name] = time.perf_counter()
+            return None
+        self.seconds += float(arrays.pop(_SECONDS, 0.0))
+        return arrays
 
     def put(self, name: str, **arrays) -> None:
-        write_npz(self.directory / f"{name}.npz",
+        started = self._started.pop(name, None)
+        seconds = 0.0 if started is None else time.perf_counter() - started
+        write_npz(self.directory / f"{name}.npz", **{_SECONDS: np.float64(seconds)},
                   **{k: v for k, v in arrays.items() if v is not None})
+        self.seconds += seconds
 
     def clear(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+_SECONDS = "_seconds"  # the key of a piece's own time in its .npz

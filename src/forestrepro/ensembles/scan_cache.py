@@ -16,17 +16,31 @@ While a scan runs, each fold forest's output is kept in ``<key>.parts/`` as it i
 (``kept_parts.KeptParts``). MNIST's scan takes about 16 h on one core; a job stopped in it
 reruns only the fold forests it had not finished. The parts are removed once the whole scan is
 stored.
+
+A scan's ``seconds`` is the wall time of its fold forests summed over every run that made one,
+stored with the scan: the cost of the scan whichever job paid it, and however often it was
+stopped.
 """
 
 from __future__ import annotations
 
 import fcntl
+import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from .kept_parts import KeptParts, content_key, read_npz, write_npz
 from .scanning import MultiGrainedScanner
+
+
+class Scan(NamedTuple):
+    """Scanned features of the training and test rows, and the scan's wall seconds."""
+
+    train: np.ndarray
+    test: np.ndarray
+    seconds: float
 
 
 def scan_key(scanner: MultiGrainedScanner, X_train, y_train, X_test) -> str:
@@ -35,11 +49,13 @@ def scan_key(scanner: MultiGrainedScanner, X_train, y_train, X_test) -> str:
 
 
 def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_train, y_train,
-                X_test) -> tuple[np.ndarray, np.ndarray]:
+                X_test) -> Scan:
     """``scanner.fit_transform_with_test(X_train, y_train, X_test)``, read from
     ``cache_dir`` if a job has stored it, else computed and stored (``None``: no store)."""
     if cache_dir is None:
-        return scanner.fit_transform_with_test(X_train, y_train, X_test)
+        started = time.perf_counter()
+        train, test = scanner.fit_transform_with_test(X_train, y_train, X_test)
+        return Scan(train, test, time.perf_counter() - started)
     directory = Path(cache_dir)
     directory.mkdir(parents=True, exist_ok=True)
     key = scan_key(scanner, X_train, y_train, X_test)
@@ -47,10 +63,10 @@ def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_tr
     with open(directory / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         stored = read_npz(path, "scan store")
-        if stored is not None and {"train", "test"} <= stored.keys():
-            return stored["train"], stored["test"]
+        if stored is not None and {"train", "test", "seconds"} <= stored.keys():
+            return Scan(stored["train"], stored["test"], float(stored["seconds"]))
         parts = KeptParts(directory / f"{key}.parts")
         train, test = scanner.fit_transform_with_test(X_train, y_train, X_test, parts=parts)
-        write_npz(path, train=train, test=test)
+        write_npz(path, train=train, test=test, seconds=np.float64(parts.seconds))
         parts.clear()
-        return train, test
+        return Scan(train, test, parts.seconds)

@@ -72,19 +72,25 @@ class CascadeForest(Method):
         """Algorithm 1 on the split. Scanned data sets are scanned with ``shared_seed`` (the
         split's seed, the same for DF and WDF) through the scan store, and the cascade grows
         with the method's own ``random_state``, keeping its finished forests
-        (``options.cache_dir``)."""
+        (``options.cache_dir``).
+
+        Besides the levels, the extras give ``cascade_seconds`` and, on scanned data sets,
+        ``scan_seconds``: wall times summed over every run that grew a piece of them, so a
+        job resumed across sessions, or reading a scan another job paid for, still reports
+        what its result cost (``fit_seconds`` is the last run's wall time)."""
         X_train, X_test = self._features(X_train, X_test)
         X_train = np.asarray(X_train, dtype=np.float32)
         X_test = np.asarray(X_test, dtype=np.float32)
         y_train = np.asarray(y_train)
         cache = self.options.get("cache_dir")
         scan = self.options.get("scan")
+        costs = {}
         if scan:
             seed = random_state if shared_seed is None else shared_seed
             scanner = with_jobs(self._scanner(scan, seed), n_jobs)
-            X_train, X_test = cached_scan(None if cache is None else Path(cache) / "scans",
-                                          scanner, X_train, y_train, X_test)
+            X_train, X_test, costs["scan_seconds"] = cached_scan(
+                None if cache is None else Path(cache) / "scans", scanner, X_train, y_train, X_test)
         cascade = with_jobs(self._cascade(random_state), n_jobs)
-        proba = cached_cascade_proba(None if cache is None else Path(cache) / "cascades",
-                                     cascade, X_train, y_train, X_test)
-        return cascade.classes_[np.argmax(proba, axis=1)], self.describe(cascade)
+        proba, costs["cascade_seconds"] = cached_cascade_proba(
+            None if cache is None else Path(cache) / "cascades", cascade, X_train, y_train, X_test)
+        return cascade.classes_[np.argmax(proba, axis=1)], {**self.describe(cascade), **costs}
