@@ -84,6 +84,18 @@ def test_rank_claims():
     assert close["paper"] == FAILS and close["ours"] == HOLDS
 
 
+def test_dominates_with_missing_cells_fails_on_a_computed_loss_and_is_otherwise_unknown():
+    missing_lo2 = CELLS.assign(mean=CELLS["mean"].where(~((CELLS.dataset == "lo2") & (CELLS.method == "a"))))
+    got = evaluate_claim({"text": "t", "kind": "dominates", "a": "a", "b": "b"}, missing_lo2, RANKS, SPEC)
+    # ours: a loses on lo1 (0.81 < 0.82), so one missing cell cannot rescue "on every data set".
+    assert got["ours"] == FAILS and got["ours_evidence"] == "not on lo1; lo2 not computed"
+    # b beats a on lo1 and loses on hi1: no computed loss for "b dominates a" in the subset without hi1 ...
+    claim = {"text": "t", "kind": "dominates", "a": "b", "b": "a", "subset": ["lo1", "lo2"]}
+    got = evaluate_claim(claim, missing_lo2, RANKS, SPEC)
+    # ... so with lo2 missing the verdict is unknown, not "holds".
+    assert got["ours"] == UNKNOWN and got["ours_evidence"] == "missing cells: lo2"
+
+
 def test_missing_cells_and_unknown_kinds():
     got = evaluate_claim({"text": "t", "kind": "dominates", "a": "a", "b": "zzz"}, CELLS, RANKS, SPEC)
     assert got["paper"] == UNKNOWN

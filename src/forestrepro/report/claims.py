@@ -50,12 +50,21 @@ def _paired(scores: pd.DataFrame, a: str, b: str) -> pd.DataFrame | None:
 
 
 def _dominates(cells, column, claim, table_spec):
-    pair = _paired(_scores(cells, column, claim.get("subset")), claim["a"], claim["b"])
-    if pair is None:
+    """A claim on every data set: one computed loss refutes it even while other cells are missing."""
+    scores = _scores(cells, column, claim.get("subset"))
+    a, b = claim["a"], claim["b"]
+    if a not in scores or b not in scores:
         return UNKNOWN, "missing cells"
-    diff = _sign(table_spec) * (pair[claim["a"]] - pair[claim["b"]])
+    complete = scores[[a, b]].dropna()
+    missing = [d for d in scores.index if d not in complete.index]
+    diff = _sign(table_spec) * (complete[a] - complete[b])
     losses = list(diff[diff < 0].index)
-    return (HOLDS, f"on all {len(diff)} data sets") if not losses else (FAILS, "not on " + ", ".join(losses))
+    if losses:
+        unseen = f"; {', '.join(missing)} not computed" if missing else ""
+        return FAILS, "not on " + ", ".join(losses) + unseen
+    if missing or complete.empty:
+        return UNKNOWN, "missing cells: " + (", ".join(missing) or "no data set")
+    return HOLDS, f"on all {len(diff)} data sets"
 
 
 def _larger_gain(cells, column, claim, table_spec):
