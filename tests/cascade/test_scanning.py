@@ -9,10 +9,18 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from forestrepro.ensembles.cascade import CascadeForestClassifier
 from forestrepro.ensembles.cascade_deep_forest import DeepForestClassifier
+from forestrepro.ensembles import scanning
 from forestrepro.ensembles.scanning import (MultiGrainedScanner, default_window_sizes,
-                                            sample_windows, window_index)
+                                            sample_windows, window_layout)
+from forestrepro.ensembles.window_forest import WindowForest
 
 from cascade_helpers import recording
+
+
+def window_index(size, shape, stride=1):
+    """Feature indices of every window, ``(n_windows, window_features)``."""
+    starts, offsets = window_layout(size, shape, stride)
+    return starts[:, None] + offsets[None, :]
 
 
 @pytest.mark.parametrize("n, m", [(10, 1), (10, 3), (10, 10), (3000, 187)])
@@ -50,11 +58,11 @@ def test_paper_window_sizes():
 def test_training_windows_are_sampled_from_the_given_rows():
     X = np.arange(60, dtype=np.float32).reshape(6, 10)
     y = np.arange(6)
-    index = window_index(4, (10,))
+    layout = window_layout(4, (10,))
     rows = np.array([1, 4])
-    windows, labels = sample_windows(X, y, rows, index, None, 0)
+    windows, labels = sample_windows(X, y, rows, layout, None, 0)
     assert windows.shape == (2 * 7, 4) and set(labels) == {1, 4}
-    windows, labels = sample_windows(X, y, rows, index, 5, 0)
+    windows, labels = sample_windows(X, y, rows, layout, 5, 0)
     assert windows.shape == (5, 4)
     np.testing.assert_array_equal(windows[:, 0] // 10, labels)   # each window's own row
 
@@ -82,7 +90,20 @@ class RecordingScanner(MultiGrainedScanner):
         return recording(super()._member_templates())
 
 
-def test_no_scanning_forest_classifies_windows_of_a_row_it_was_grown_on(record):
+class RecordingWindowForest(WindowForest):
+    """Logs, on its recording model, the ids of the rows whose windows it classifies."""
+
+    def __init__(self, model, n_classes):
+        super().__init__(model, n_classes)
+        self.model = model
+
+    def class_vectors(self, X, rows, starts, offsets):
+        self.model.classified_ids_ |= set(type(self.model).id_of(X[rows]).tolist())
+        return super().class_vectors(X, rows, starts, offsets)
+
+
+def test_no_scanning_forest_classifies_windows_of_a_row_it_was_grown_on(record, monkeypatch):
+    monkeypatch.setattr(scanning, "WindowForest", RecordingWindowForest)
     X, y = _sequences(n=45, length=12)
     X = X + 1000 * np.arange(45)[:, None]          # every value of row i lies in [1000 i ± 10)
     record.id_of = staticmethod(lambda W: np.rint(W[:, 0] / 1000).astype(np.int64))

@@ -15,8 +15,10 @@ folds' forests. The scanning forests are not weighted: WDF weights the cascade's
 (Algorithm 1 lines 4-12), scanning is gcForest's (line 2).
 
 Memory stays bounded: a forest grows on at most ``max_train_windows`` windows drawn without
-replacement from its rows' windows (gcForest grew on all of them), and windows are cut and
-classified ``batch_windows`` at a time; only the output features are held in full.
+replacement from its rows' windows (gcForest grew on all of them), and windows are classified
+``batch_windows`` at a time, read in place from their rows (``window_forest.WindowForest``,
+the same numbers as ``predict_proba`` on the cut windows); only the output features are held
+in full.
 
 A scan is 3 window sizes x 2 forests x ``n_folds`` fold forests; on MNIST each takes most of an
 hour. ``fit_transform_with_test`` can hand each fold forest's output to a store of parts as it
@@ -33,8 +35,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.ensembles.cascade_members import (MAX_SEED, check_int, class_vectors,
-                                                   fold_ids, member_templates, seeded)
+from forestrepro.ensembles.cascade_members import (MAX_SEED, check_int, fold_ids,
+                                                   member_templates, seeded)
+from forestrepro.ensembles.window_forest import WindowForest
 
 WINDOW_DIVISORS = (16, 8, 4)
 
@@ -55,8 +58,9 @@ def default_window_sizes(shape):
     return tuple(dict.fromkeys(sizes))
 
 
-def window_index(size, shape, stride=1):
-    """Feature indices of every window, shape ``(n_windows, window_features)``.
+def window_layout(size, shape, stride=1):
+    """``(starts, offsets)``: window ``w``'s feature ``f`` is the row's feature ``starts[w] +
+    offsets[f]``.
 
     ``shape`` is ``(n,)`` for a sequence (windows of ``size`` consecutive features, ``(n -
     size) // stride + 1`` of them) or ``(h, w)`` for an image stored row by row (``size x
@@ -66,39 +70,39 @@ def window_index(size, shape, stride=1):
     if any(size > side for side in shape) or size < 1 or stride < 1:
         raise ValueError(f"window {size} with stride {stride} does not fit shape {shape}")
     if len(shape) == 1:
-        starts = np.arange(0, shape[0] - size + 1, stride)
-        return starts[:, None] + np.arange(size)[None, :]
+        return np.arange(0, shape[0] - size + 1, stride), np.arange(size)
     height, width = shape
     corners = (np.arange(0, height - size + 1, stride)[:, None] * width
                + np.arange(0, width - size + 1, stride)[None, :]).ravel()
     offsets = (np.arange(size)[:, None] * width + np.arange(size)[None, :]).ravel()
-    return corners[:, None] + offsets[None, :]
+    return corners, offsets
 
 
-def sample_windows(X, y, rows, index, max_windows, seed):
-    """Training windows of ``rows``: all of them, or ``max_windows`` drawn without
-    replacement; each window carries its row's label. Returns ``(windows, labels)``."""
-    n_windows = index.shape[0]
+def sample_windows(X, y, rows, layout, max_windows, seed):
+    """Training windows of ``rows`` (``layout`` from ``window_layout``): all of them, or
+    ``max_windows`` drawn without replacement; each window carries its row's label. Returns
+    ``(windows, labels)``."""
+    starts, offsets = layout
+    n_windows = starts.size
     total = rows.size * n_windows
     if max_windows is None or max_windows >= total:
         chosen = np.arange(total)
     else:
         chosen = np.sort(np.random.default_rng(seed).choice(total, max_windows, replace=False))
     source = rows[chosen // n_windows]
-    return X[source[:, None], index[chosen % n_windows]], y[source]
+    return X[source[:, None], starts[chosen % n_windows, None] + offsets], y[source]
 
 
-def window_vectors(model, X, rows, index, n_classes, batch_windows):
-    """Yield ``(batch_rows, features)``: a fitted forest's class vectors of every window of
-    ``rows``, ``n_windows * n_classes`` features per row, ``batch_windows`` windows at a
-    time."""
-    n_windows = index.shape[0]
-    step = max(1, batch_windows // n_windows)
-    for start in range(0, rows.size, step):
-        batch = rows[start:start + step]
-        windows = X[batch][:, index].reshape(batch.size * n_windows, index.shape[1])
-        vectors = class_vectors(model, windows, n_classes)
-        yield batch, vectors.reshape(batch.size, n_windows * n_classes)
+def window_vectors(forest, X, rows, layout, batch_windows):
+    """Yield ``(batch_rows, features)``: a ``WindowForest``'s class vectors of every window of
+    ``rows`` (``layout`` from ``window_layout``), ``n_windows * n_classes`` features per row,
+    ``batch_windows`` windows at a time."""
+    starts, offsets = layout
+    step = max(1, batch_windows // starts.size)
+    for first in range(0, rows.size, step):
+        batch = rows[first:first + step]
+        vectors = forest.class_vectors(X, batch, starts, offsets)
+        yield batch, vectors.reshape(batch.size, starts.size * forest.n_classes)
 
 
 class MultiGrainedScanner(TransformerMixin, BaseEstimator):
@@ -185,11 +189,13 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         out = self._allocate(X)
         column = X.shape[1] if self.include_raw else 0
         for size, forests in zip(self.window_sizes_, self.models_):
-            index = window_index(size, self.shape_, self.stride)
-            width = index.shape[0] * len(self.classes_)
+            layout = window_layout(size, self.shape_, self.stride)
+            width = layout[0].size * len(self.classes_)
             for models in forests:
                 for model in models:
-                    out[:, column:column + width] += self._mean_share(model, X, index, len(models))
+                    forest = WindowForest(model, len(self.classes_))
+                    out[:, column:column + width] += self._mean_share(forest, X, layout,
+                                                                      len(models))
                 column += width
         return out
 
@@ -214,29 +220,31 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             out[:, :X.shape[1]] = X
         return out
 
-    def _mean_share(self, model, X, index, n_models):
-        """A fold forest's share ``1 / n_models`` of every row's window class vectors."""
-        share = np.zeros((X.shape[0], index.shape[0] * len(self.classes_)), dtype=np.float32)
+    def _mean_share(self, forest, X, layout, n_models):
+        """A fold forest's (``WindowForest``) share ``1 / n_models`` of every row's window
+        class vectors."""
+        share = np.zeros((X.shape[0], layout[0].size * len(self.classes_)), dtype=np.float32)
         rows = np.arange(X.shape[0])
-        for batch, vectors in window_vectors(model, X, rows, index, len(self.classes_),
-                                             self.batch_windows):
+        for batch, vectors in window_vectors(forest, X, rows, layout, self.batch_windows):
             share[batch] = vectors / n_models
         return share
 
-    def _fold_forest_output(self, template, seed, X, y_encoded, folds, k, index, X_test,
+    def _fold_forest_output(self, template, seed, X, y_encoded, folds, k, layout, X_test,
                             n_models):
         """Grow fold ``k``'s forest on windows of the other folds' rows; return it with the
         class vectors of fold ``k``'s windows and its share of the test rows' mean."""
-        windows, labels = sample_windows(X, y_encoded, np.flatnonzero(folds != k), index,
+        windows, labels = sample_windows(X, y_encoded, np.flatnonzero(folds != k), layout,
                                          self.max_train_windows, seed)
         model = seeded(template, seed).fit(windows, labels)
+        del windows
+        forest = WindowForest(model, len(self.classes_))
         train = np.concatenate([vectors for _, vectors in window_vectors(
-            model, X, np.flatnonzero(folds == k), index, len(self.classes_),
-            self.batch_windows)]).astype(np.float32)
-        test = None if X_test is None else self._mean_share(model, X_test, index, n_models)
+            forest, X, np.flatnonzero(folds == k), layout, self.batch_windows)]
+        ).astype(np.float32)
+        test = None if X_test is None else self._mean_share(forest, X_test, layout, n_models)
         return model, {"train": train, "test": test}
 
-    def _cross_fit_windows(self, template, X, y_encoded, index, folds, seeds, outputs,
+    def _cross_fit_windows(self, template, X, y_encoded, layout, folds, seeds, outputs,
                            X_test, keep, parts, name):
         """One forest of one window size, cross-fitted: fold ``k``'s forest grows on windows
         of the other folds' rows, writes the class vectors of fold ``k``'s windows into the
@@ -244,14 +252,14 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         read from ``parts`` if kept there, else kept there as ``{name}_fold{k}``. Returns the
         fold models (none unless ``keep``)."""
         train, test, column = outputs
-        width = index.shape[0] * len(self.classes_)
+        width = layout[0].size * len(self.classes_)
         models = []
         for k, seed in enumerate(seeds):
             part_name = f"{name}_fold{k}"
             part = None if parts is None else parts.get(part_name)
             if part is None:
                 model, part = self._fold_forest_output(template, seed, X, y_encoded, folds, k,
-                                                       index, X_test, len(seeds))
+                                                       layout, X_test, len(seeds))
                 if parts is not None:
                     parts.put(part_name, **part)
                 if keep:
@@ -274,8 +282,8 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         self.shape_ = self._resolve_shape(X.shape[1])
         self.window_sizes_ = (default_window_sizes(self.shape_) if self.window_sizes is None
                               else tuple(int(size) for size in self.window_sizes))
-        indexes = [window_index(size, self.shape_, self.stride) for size in self.window_sizes_]
-        self.n_windows_ = tuple(index.shape[0] for index in indexes)
+        layouts = [window_layout(size, self.shape_, self.stride) for size in self.window_sizes_]
+        self.n_windows_ = tuple(starts.size for starts, _ in layouts)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         n_classes = len(self.classes_)
         rng = check_random_state(self.random_state)
@@ -287,15 +295,15 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         self.__dict__.pop("models_", None)
         models_ = []
         column = X.shape[1] if self.include_raw else 0
-        for size, index in zip(self.window_sizes_, indexes):
+        for size, layout in zip(self.window_sizes_, layouts):
             forests = []
             for number, template in enumerate(templates):
                 folds = fold_ids(y_encoded, self.n_folds, rng.randint(MAX_SEED))
                 seeds = rng.randint(MAX_SEED, size=self.n_folds)
-                forests.append(self._cross_fit_windows(template, X, y_encoded, index, folds,
+                forests.append(self._cross_fit_windows(template, X, y_encoded, layout, folds,
                                                        seeds, (train, test, column), X_test,
                                                        keep, parts, f"window{size}_forest{number}"))
-                column += index.shape[0] * n_classes
+                column += layout[0].size * n_classes
             models_.append(forests)
         if keep:
             self.models_ = models_

@@ -4,7 +4,7 @@ A WDF forest replaces the plain average of its trees' class vectors (gcForest, W
 the weighted sum of Eqs. (5)-(6), with the weights of Eq. (4) computed from each tree's
 accuracy of Eqs. (1)-(3) (WDF Fig. 4, Algorithm 1 lines 7-8 and 11).
 
-Sums over trees run in fixed chunks of ``_CHUNK`` trees added in tree order, so a forest's
+Sums over trees run in fixed chunks of ``TREE_CHUNK`` trees added in tree order, so a forest's
 class vectors are bit-for-bit the same whatever ``n_jobs`` (scikit-learn's ``predict_proba``
 adds the trees in thread-completion order).
 """
@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 WEIGHTINGS = ("none", "accuracy")
 ACCURACY_SOURCES = ("train", "oob")
 WEIGHT_RULES = ("clip", "drop")
-_CHUNK = 16
+TREE_CHUNK = 16
 
 
 def log_odds_weights(accuracy, *, rule="clip", epsilon=1e-3):
@@ -117,14 +117,14 @@ def weighted_proba(trees, weights, X, n_jobs=None):
     X = np.ascontiguousarray(X, dtype=np.float32)
 
     def partial(start):
-        stop = min(start + _CHUNK, len(trees))
+        stop = min(start + TREE_CHUNK, len(trees))
         total = weights[start] * trees[start].predict_proba(X, check_input=False)
         for k in range(start + 1, stop):
             total += weights[k] * trees[k].predict_proba(X, check_input=False)
         return total
 
     parts = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
-        delayed(partial)(start) for start in range(0, len(trees), _CHUNK))
+        delayed(partial)(start) for start in range(0, len(trees), TREE_CHUNK))
     result = next(parts)
     for part in parts:
         result += part

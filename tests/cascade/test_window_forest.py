@@ -1,0 +1,53 @@
+"""``WindowForest``: the class vectors of windows read in place from their rows are bit for bit
+those of ``predict_proba`` on the cut windows, and the float32 thresholds route every float32
+value as scikit-learn's float64 thresholds do."""
+
+import numpy as np
+import pytest
+
+from forestrepro.ensembles.cascade_members import class_vectors, member_templates, seeded
+from forestrepro.ensembles.scanning import sample_windows, window_layout
+from forestrepro.ensembles.window_forest import WindowForest, float32_floor
+
+
+def test_float32_floor_keeps_every_comparison_with_a_float32_value():
+    rng = np.random.default_rng(0)
+    a, b = np.sort(rng.normal(size=(2, 2000)).astype(np.float32), axis=0)
+    thresholds = np.concatenate([a / 2.0 + b / 2.0,              # scikit-learn's midpoints
+                                 a.astype(np.float64), [0.1, -0.1, 1e30, 0.0]])
+    floors = float32_floor(thresholds)
+    assert floors.dtype == np.float32
+    for step in (-2, -1, 0, 1, 2):                    # values around each threshold
+        x = floors.copy()
+        for _ in range(abs(step)):
+            x = np.nextafter(x, np.float32(np.sign(step) * np.inf))
+        np.testing.assert_array_equal(x <= thresholds, x <= floors)
+    np.testing.assert_array_equal(float32_floor(a.astype(np.float64)), a)   # exact ones kept
+
+
+def _rows(n, d, n_classes, seed):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % n_classes
+    X = rng.normal(size=(n, d)) + np.sin(np.arange(d) * (1 + y[:, None]) / 3)
+    return X.astype(np.float32), y
+
+
+@pytest.mark.parametrize("shape, size", [((24,), 5), ((6, 6), 3)])
+@pytest.mark.parametrize("weighting", ["none", "accuracy"])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_window_class_vectors_equal_predict_proba_on_the_cut_windows(shape, size, weighting,
+                                                                      n_jobs):
+    X, y = _rows(40, int(np.prod(shape)), 4, seed=1)
+    layout = window_layout(size, shape)
+    trained_on = np.flatnonzero(y != 3)                   # the model never sees class 3
+    windows, labels = sample_windows(X, y, trained_on, layout, 400, seed=0)
+    template = member_templates(1, 1, 20, weighting=weighting, n_jobs=n_jobs)  # 20 > 16 trees
+    rows = np.array([5, 0, 39, 12])
+    starts, offsets = layout
+    cut = X[rows][:, starts[:, None] + offsets].reshape(-1, offsets.size)
+    for member in template:
+        model = seeded(member, 7).fit(windows, labels)
+        expected = class_vectors(model, cut, 4)
+        got = WindowForest(model, 4).class_vectors(X, rows, starts, offsets)
+        assert got.dtype == expected.dtype and not got[:, 3].any()
+        np.testing.assert_array_equal(got, expected)
