@@ -74,6 +74,17 @@ def test_methods_and_splits_never_share_parts():
     assert content_key(_cascade(), X, y, X_test[1:]) != key
 
 
+def test_string_labels_are_keyed_by_value_not_by_the_objects_holding_them():
+    X, y, X_test = _data()
+    names = ["cyl", "hook", "palm"]
+    labels = np.array([names[k] for k in y], dtype=object)
+    same_text = np.array(["".join(list(names[k])) for k in y], dtype=object)  # new str objects
+    assert all(a is not b for a, b in zip(labels, same_text))
+    key = content_key(_cascade(), X, labels, X_test)
+    assert content_key(_cascade(), X, same_text, X_test) == key
+    assert content_key(_cascade(), X, labels[::-1].copy(), X_test) != key
+
+
 def test_an_unreadable_part_is_named_and_grown_again(tmp_path):
     X, y, X_test = _data()
     expected = _cascade().fit_predict_proba(X, y, X_test)

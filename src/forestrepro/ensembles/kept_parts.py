@@ -28,11 +28,16 @@ from ..io import atomic_path
 
 
 def content_key(estimator, *arrays) -> str:
-    """SHA-256 of ``estimator``'s parameters (without ``n_jobs``) and of ``arrays``."""
+    """SHA-256 of ``estimator``'s parameters (without ``n_jobs``) and of ``arrays``.
+
+    An object array (string labels, as SEMG's and MNIST's) is hashed by its values as text:
+    its own bytes are pointers, which differ from one process to the next."""
     params = {k: v for k, v in estimator.get_params(deep=False).items() if k != "n_jobs"}
     digest = hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode())
     for array in arrays:
         array = np.ascontiguousarray(array)
+        if array.dtype == object:
+            array = array.astype(str)
         digest.update(f"{array.dtype.str}{array.shape}".encode())
         digest.update(array.tobytes())
     return digest.hexdigest()
