@@ -1,16 +1,16 @@
-"""What a multi-grained scan (WDF Sec. 1, gcForest) of a whole data set will cost, from two small runs.
+"""What a multi-grained scan (WDF Sec. 1, gcForest) of a whole data set will cost, from its two parts.
 
-A scan grows 3 window sizes x 2 forests x ``--folds`` fold forests on at most
-``--max-train-windows`` windows each, then classifies every window of every row. Its time is
-close to ``fixed + per_row * rows``: growing the fold forests costs about the same whatever the
-number of rows (once the rows hold more windows than ``--max-train-windows``), and classifying
-costs the same per row. Both parts grow linearly with the number of trees. This script times
-``MultiGrainedScanner.fit_transform`` on two seeded random samples of rows with ``--trees``
-trees, fits the two constants, and prints the estimate for all rows at ``--target-trees``
-trees (the paper profile: 500), on one core.
+A scan of the WDF protocol (an 80/20 split) grows, for each window size and each of its 2
+forests, ``--folds`` fold forests on ``--max-train-windows`` windows each (every data set
+scanned here has more windows than that), and classifies every window of every training row
+once (by the fold forest that did not grow on it) and of every test row ``--folds`` times.
+Both parts are linear in the number of trees. This script times them directly with ``--trees``
+trees: one fold forest's growth per window size and forest, and the classification of the
+windows of ``--rows`` rows by ``WindowForest`` (the scanner's classifier), and prints the
+estimate for the whole scan at ``--target-trees`` trees (the paper profile: 500), on one core.
 
-    .venv/bin/python benchmarks/scan_cost.py --dataset semg --shape 3000 --rows 60 120
-    .venv/bin/python benchmarks/scan_cost.py --dataset mnist_test --shape 28x28 --rows 200 400
+    .venv/bin/python benchmarks/scan_cost.py --dataset semg --shape 3000
+    .venv/bin/python benchmarks/scan_cost.py --dataset mnist_test --shape 28x28
 
 The machine is shared: run it with nothing else busy, or read the estimate as an upper bound.
 """
@@ -21,19 +21,29 @@ import time
 import numpy as np
 
 from forestrepro.data import load_dataset, load_spec
-from forestrepro.ensembles.scanning import MultiGrainedScanner
+from forestrepro.ensembles.cascade_members import member_templates, seeded
+from forestrepro.ensembles.scanning import default_window_sizes, sample_windows, window_layout
+from forestrepro.ensembles.window_forest import WindowForest
+
+TEST_SHARE = 0.2          # the WDF protocol's 80/20 split
 
 
 def _shape(text: str) -> tuple[int, ...]:
     return tuple(int(side) for side in text.split("x"))
 
 
+def _seconds(function):
+    started = time.perf_counter()
+    function()
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", required=True)
     parser.add_argument("--shape", type=_shape, required=True, help="3000 (sequence) or 28x28 (image)")
-    parser.add_argument("--rows", type=int, nargs=2, default=(60, 120))
-    parser.add_argument("--trees", type=int, default=25)
+    parser.add_argument("--rows", type=int, default=32, help="rows whose windows are classified")
+    parser.add_argument("--trees", type=int, default=10)
     parser.add_argument("--target-trees", type=int, default=500)
     parser.add_argument("--folds", type=int, default=3)
     parser.add_argument("--max-train-windows", type=int, default=100_000)
@@ -41,30 +51,41 @@ def main() -> None:
     args = parser.parse_args()
 
     frame = load_dataset(load_spec(args.dataset)).frame
-    X = frame.drop(columns="target").to_numpy(np.float32)
-    y = np.unique(frame["target"].to_numpy(), return_inverse=True)[1]
-    rng = np.random.default_rng(args.seed)
-    print(f"{args.dataset}: {X.shape[0]} rows x {X.shape[1]} features, shape {args.shape}")
-    seconds = []
-    for rows in args.rows:
-        sample = rng.choice(len(y), rows, replace=False)
-        scanner = MultiGrainedScanner(shape=args.shape, n_trees=args.trees, n_folds=args.folds,
-                                      max_train_windows=args.max_train_windows,
-                                      random_state=args.seed, n_jobs=1)
-        started = time.perf_counter()
-        features = scanner.fit_transform(X[sample], y[sample])
-        seconds.append(time.perf_counter() - started)
-        print(f"{rows} rows, {args.trees} trees: {seconds[-1]:.1f} s, {features.shape[1]} features "
-              f"per row (windows {scanner.window_sizes_})")
-    (small, large), (t_small, t_large) = args.rows, seconds
-    per_row = max(0.0, (t_large - t_small) / (large - small))
-    fixed = max(0.0, t_small - per_row * small)
+    X = np.ascontiguousarray(frame.drop(columns="target").to_numpy(np.float32))
+    classes, y = np.unique(frame["target"].to_numpy(), return_inverse=True)
+    n_test = round(TEST_SHARE * len(y))
+    classified_rows = (len(y) - n_test) + args.folds * n_test
+    order = np.random.default_rng(args.seed).permutation(len(y))
+    fold_rows = order[:round((len(y) - n_test) * (args.folds - 1) / args.folds)]
+    rows = np.sort(order[-args.rows:])
     scale = args.target_trees / args.trees
-    total = scale * (fixed + per_row * X.shape[0])
-    print(f"fit: {fixed:.0f} s fixed + {per_row:.3f} s per row at {args.trees} trees")
-    print(f"estimate for all {X.shape[0]} rows at {args.target_trees} trees, one core: "
-          f"{total / 3600:.1f} h ({scale * fixed / 3600:.1f} h fixed + "
-          f"{scale * per_row:.2f} s per row)")
+    print(f"{args.dataset}: {len(y)} rows x {X.shape[1]} features, shape {args.shape}; "
+          f"{args.trees} trees timed, {args.target_trees} estimated")
+    print("| window | forest | grow one fold forest (s) | classify one row (s) "
+          "| estimate: grow + classify (h) |")
+    print("|---|---|---|---|---|")
+    total_grow = total_classify = 0.0
+    sizes = default_window_sizes(args.shape)
+    for size in sizes:
+        layout = window_layout(size, args.shape)
+        windows, labels = sample_windows(X, y, fold_rows, layout, args.max_train_windows,
+                                         args.seed)
+        for name, template in zip(("RF", "CRF"), member_templates(1, 1, args.trees, n_jobs=1)):
+            model = seeded(template, args.seed)
+            grow = _seconds(lambda: model.fit(windows, labels))
+            forest = WindowForest(model, len(classes))
+            forest.class_vectors(X, rows[:1], layout[0][:1], layout[1])   # compile first
+            per_row = _seconds(lambda: forest.class_vectors(X, rows, *layout)) / rows.size
+            grow_all = scale * args.folds * grow
+            classify_all = scale * per_row * classified_rows
+            total_grow += grow_all
+            total_classify += classify_all
+            print(f"| {size} | {name} | {grow:.1f} | {per_row:.4f} | {grow_all / 3600:.2f} + "
+                  f"{classify_all / 3600:.2f} |", flush=True)
+    print(f"estimate for the whole scan at {args.target_trees} trees, one core: "
+          f"{(total_grow + total_classify) / 3600:.1f} h ({total_grow / 3600:.1f} h growing "
+          f"{len(sizes) * args.folds} fold forests of each kind, {total_classify / 3600:.1f} h "
+          f"classifying {classified_rows} rows' windows)")
 
 
 if __name__ == "__main__":
