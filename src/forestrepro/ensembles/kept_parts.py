@@ -1,6 +1,6 @@
 """Finished pieces of a long fit, kept on disk so that a stopped job resumes where it stopped.
 
-A multi-grained scan of MNIST takes about 16 h on one core and its cascade 4-6 h; Ctrl-C, a
+A multi-grained scan of SEMG takes about 3 h on one core and a cascade hours more; Ctrl-C, a
 cluster's time limit or the end of a session can stop either. The long loops hand each
 finished piece (a fold forest's output, a cascade forest's class vectors) to ``KeptParts`` and
 ask it first whether a piece is already there. Pieces live under a directory named by

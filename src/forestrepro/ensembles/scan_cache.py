@@ -13,7 +13,7 @@ reads. Files are written atomically, so an interrupted job leaves no half-writte
 unreadable stored scan (a damaged disk, a hand edit) is named in a warning and replaced.
 
 While a scan runs, each fold forest's output is kept in ``<key>.parts/`` as it is made
-(``kept_parts.KeptParts``). MNIST's scan takes about 16 h on one core; a job stopped in it
+(``kept_parts.KeptParts``). SEMG's scan takes about 3 h on one core; a job stopped in it
 reruns only the fold forests it had not finished. The parts are removed once the whole scan is
 stored.
 
