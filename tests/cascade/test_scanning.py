@@ -93,8 +93,8 @@ class RecordingScanner(MultiGrainedScanner):
 class RecordingWindowForest(WindowForest):
     """Logs, on its recording model, the ids of the rows whose windows it classifies."""
 
-    def __init__(self, model, n_classes):
-        super().__init__(model, n_classes)
+    def __init__(self, model, n_classes, **options):
+        super().__init__(model, n_classes, **options)
         self.model = model
 
     def class_vectors(self, X, rows, starts, offsets):

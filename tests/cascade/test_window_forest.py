@@ -1,6 +1,6 @@
 """``WindowForest``: the class vectors of windows read in place from their rows are bit for bit
-those of ``predict_proba`` on the cut windows, and the float32 thresholds route every float32
-value as scikit-learn's float64 thresholds do."""
+those of ``predict_proba`` on the cut windows, also once the model's trees are dropped, and the
+float32 thresholds route every float32 value as scikit-learn's float64 thresholds do."""
 
 import numpy as np
 import pytest
@@ -51,3 +51,6 @@ def test_window_class_vectors_equal_predict_proba_on_the_cut_windows(shape, size
         got = WindowForest(model, 4).class_vectors(X, rows, starts, offsets)
         assert got.dtype == expected.dtype and not got[:, 3].any()
         np.testing.assert_array_equal(got, expected)
+        taken = WindowForest(model, 4, take_trees=True)           # the model's trees dropped
+        assert all(tree is None for tree in model.forest_.estimators_)
+        np.testing.assert_array_equal(taken.class_vectors(X, rows, starts, offsets), expected)

@@ -230,14 +230,15 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         return share
 
     def _fold_forest_output(self, template, seed, X, y_encoded, folds, k, layout, X_test,
-                            n_models):
+                            n_models, keep):
         """Grow fold ``k``'s forest on windows of the other folds' rows; return it with the
-        class vectors of fold ``k``'s windows and its share of the test rows' mean."""
+        class vectors of fold ``k``'s windows and its share of the test rows' mean. Unless
+        ``keep``, its trees are dropped as they are packed for classification."""
         windows, labels = sample_windows(X, y_encoded, np.flatnonzero(folds != k), layout,
                                          self.max_train_windows, seed)
         model = seeded(template, seed).fit(windows, labels)
         del windows
-        forest = WindowForest(model, len(self.classes_))
+        forest = WindowForest(model, len(self.classes_), take_trees=not keep)
         train = np.concatenate([vectors for _, vectors in window_vectors(
             forest, X, np.flatnonzero(folds == k), layout, self.batch_windows)]
         ).astype(np.float32)
@@ -259,7 +260,7 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             part = None if parts is None else parts.get(part_name)
             if part is None:
                 model, part = self._fold_forest_output(template, seed, X, y_encoded, folds, k,
-                                                       layout, X_test, len(seeds))
+                                                       layout, X_test, len(seeds), keep)
                 if parts is not None:
                     parts.put(part_name, **part)
                 if keep:
