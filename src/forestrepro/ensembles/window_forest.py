@@ -48,7 +48,8 @@ def pack_tree(tree, n_classes):
     ``floats`` is the same buffer read as float32, whose column 3 is ``float32_floor`` of the
     threshold. A leaf has ``left == -1`` and, in place of a feature, its row in
     ``leaf_values``: the leaf's class fractions (``tree.value``, first ``n_classes`` columns,
-    float64). Leaves only: half the nodes, and a third of the memory of scikit-learn's tree.
+    float64), kept for the leaves alone (about half the nodes). The packed tree takes 35-40 %
+    of the memory of scikit-learn's (16 bytes a node against 64, plus the leaves' fractions).
     """
     ints = np.empty((tree.node_count, 4), dtype=np.int32)
     ints[:, 0] = tree.children_left
@@ -113,9 +114,9 @@ class WindowForest:
         n_classes - 1``) fill theirs and a class the model never saw stays 0.
     take_trees : bool, default=False
         Drop each of the model's trees once packed (``model`` can no longer predict), so
-        memory holds the packed trees and one of scikit-learn's: a scan's completely random
+        that after packing memory holds the packed trees alone: a scan's completely random
         forests have 500 trees of about 180,000 nodes, 10 GB as scikit-learn's and 3.5 GB
-        packed.
+        packed, and classifying their windows takes longer than growing them.
     """
 
     def __init__(self, model, n_classes, *, take_trees=False):
