@@ -15,44 +15,24 @@ estimate for the whole scan at ``--target-trees`` trees (the paper profile: 500)
 The machine is shared: run it with nothing else busy, or read the estimate as an upper bound.
 """
 
-import argparse
-import time
-
 import numpy as np
 
-from forestrepro.data import load_dataset, load_spec
 from forestrepro.ensembles.cascade_members import member_templates, seeded
 from forestrepro.ensembles.scanning import default_window_sizes, sample_windows, window_layout
 from forestrepro.ensembles.window_forest import WindowForest
+from scan_setup import load_rows, scan_parser, timed
 
 TEST_SHARE = 0.2          # the WDF protocol's 80/20 split
 
 
-def _shape(text: str) -> tuple[int, ...]:
-    return tuple(int(side) for side in text.split("x"))
-
-
-def _seconds(function):
-    started = time.perf_counter()
-    function()
-    return time.perf_counter() - started
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", required=True)
-    parser.add_argument("--shape", type=_shape, required=True, help="3000 (sequence) or 28x28 (image)")
-    parser.add_argument("--rows", type=int, default=32, help="rows whose windows are classified")
-    parser.add_argument("--trees", type=int, default=10)
+    parser = scan_parser(__doc__.splitlines()[0], rows=32)
     parser.add_argument("--target-trees", type=int, default=500)
     parser.add_argument("--folds", type=int, default=3)
     parser.add_argument("--max-train-windows", type=int, default=100_000)
-    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    frame = load_dataset(load_spec(args.dataset)).frame
-    X = np.ascontiguousarray(frame.drop(columns="target").to_numpy(np.float32))
-    classes, y = np.unique(frame["target"].to_numpy(), return_inverse=True)
+    X, classes, y = load_rows(args.dataset)
     n_test = round(TEST_SHARE * len(y))
     classified_rows = (len(y) - n_test) + args.folds * n_test
     order = np.random.default_rng(args.seed).permutation(len(y))
@@ -72,10 +52,10 @@ def main() -> None:
                                          args.seed)
         for name, template in zip(("RF", "CRF"), member_templates(1, 1, args.trees, n_jobs=1)):
             model = seeded(template, args.seed)
-            grow = _seconds(lambda: model.fit(windows, labels))
+            grow = timed(lambda: model.fit(windows, labels))[1]
             forest = WindowForest(model, len(classes))
             forest.class_vectors(X, rows[:1], layout[0][:1], layout[1])   # compile first
-            per_row = _seconds(lambda: forest.class_vectors(X, rows, *layout)) / rows.size
+            per_row = timed(lambda: forest.class_vectors(X, rows, *layout))[1] / rows.size
             grow_all = scale * args.folds * grow
             classify_all = scale * per_row * classified_rows
             total_grow += grow_all

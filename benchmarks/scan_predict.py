@@ -15,40 +15,20 @@ One thread; the machine is shared, so run it with nothing else busy or read the 
 upper bounds. The ratio is steadier than the times.
 """
 
-import argparse
-import time
-
 import numpy as np
 
-from forestrepro.data import load_dataset, load_spec
 from forestrepro.ensembles.cascade_members import class_vectors, member_templates, seeded
 from forestrepro.ensembles.scanning import default_window_sizes, sample_windows, window_layout
 from forestrepro.ensembles.window_forest import WindowForest
-
-
-def _shape(text: str) -> tuple[int, ...]:
-    return tuple(int(side) for side in text.split("x"))
-
-
-def _timed(function):
-    started = time.perf_counter()
-    result = function()
-    return result, time.perf_counter() - started
+from scan_setup import load_rows, scan_parser, timed
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", required=True)
-    parser.add_argument("--shape", type=_shape, required=True, help="3000 (sequence) or 28x28 (image)")
-    parser.add_argument("--rows", type=int, default=16, help="rows whose windows are classified")
-    parser.add_argument("--trees", type=int, default=10)
+    parser = scan_parser(__doc__.splitlines()[0], rows=16)
     parser.add_argument("--train-windows", type=int, default=100_000)
-    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    frame = load_dataset(load_spec(args.dataset)).frame
-    X = np.ascontiguousarray(frame.drop(columns="target").to_numpy(np.float32))
-    classes, y = np.unique(frame["target"].to_numpy(), return_inverse=True)
+    X, classes, y = load_rows(args.dataset)
     order = np.random.default_rng(args.seed).permutation(len(y))
     train_rows, rows = order[args.rows:], np.sort(order[:args.rows])
     print(f"{args.dataset}: {len(y)} rows x {X.shape[1]} features; {args.trees} trees per forest, "
@@ -64,12 +44,12 @@ def main() -> None:
         for name, template in zip(("RF", "CRF"), templates):
             model = seeded(template, args.seed).fit(windows, labels)
             nodes = np.mean([tree.tree_.node_count for tree in model.forest_.estimators_])
-            reference, seconds_reference = _timed(lambda: class_vectors(
+            reference, seconds_reference = timed(lambda: class_vectors(
                 model, X[rows][:, starts[:, None] + offsets].reshape(-1, offsets.size),
                 len(classes)))
             forest = WindowForest(model, len(classes))
             forest.class_vectors(X, rows[:1], starts[:1], offsets)   # compile before timing
-            ours, seconds_ours = _timed(lambda: forest.class_vectors(X, rows, starts, offsets))
+            ours, seconds_ours = timed(lambda: forest.class_vectors(X, rows, starts, offsets))
             print(f"| {size} | {name} | {nodes:.0f} | {len(reference)} | {seconds_reference:.2f} "
                   f"| {seconds_ours:.2f} | {seconds_reference / seconds_ours:.2f} "
                   f"| {np.array_equal(reference, ours)} |", flush=True)
