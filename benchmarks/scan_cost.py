@@ -1,4 +1,4 @@
-"""What a multi-grained scan (WDF Sec. 1, gcForest) of a whole data set will cost, from its two parts.
+"""What a multi-grained scan (WDF Sec. 1, gcForest) of a whole data set costs, from its two parts.
 
 A scan of the WDF protocol (an 80/20 split) grows, for each window size and each of its 2
 forests, ``--folds`` fold forests on ``--max-train-windows`` windows each (every data set

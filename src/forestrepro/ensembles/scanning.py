@@ -21,10 +21,10 @@ the same numbers as ``predict_proba`` on the cut windows); only the output featu
 in full.
 
 A scan is 3 window sizes x 2 forests x ``n_folds`` fold forests; on SEMG each takes 10 to 25
-minutes (``benchmarks/scan_cost.md``). ``fit_transform_with_test`` can hand each fold forest's output to a store of parts as it
-is made and read the parts an earlier, stopped scan left, so a long scan resumes where it
-stopped (``scan_cache``); the random draws are made either way, so a resumed scan equals a fresh
-one.
+minutes (``benchmarks/scan_cost.md``). ``fit_transform_with_test`` can hand each fold forest's
+output to a store of parts as it is made and read the parts an earlier, stopped scan left, so a
+long scan resumes where it stopped (``scan_cache``); the random draws are made either way, so a
+resumed scan equals a fresh one.
 """
 
 import math

@@ -9,8 +9,8 @@ each node from scikit-learn's 64-byte node records; that traversal is most of a 
 - window ``w``'s feature ``f`` is ``row[start_w + offset_f]`` (``scanning.window_layout``), so
   the row itself, a few kilobytes, is read in place of the cut window;
 - each tree's nodes are packed into 16-byte rows (children, feature or leaf, threshold), four
-  to a cache line, with the class fractions of its leaves alone beside them; eight windows descend a tree in lockstep so that their memory reads
-  overlap. The threshold is stored as the largest float32 not above scikit-learn's float64
+  to a cache line, with the class fractions of its leaves alone beside them; eight windows
+  descend a tree in lockstep so that their memory reads overlap. The threshold is stored as the largest float32 not above scikit-learn's float64
   threshold ``t``: for a float32 feature value ``x``, ``x <= t`` exactly when ``x <=
   float32_floor(t)``, so every window reaches the leaf ``tree_.apply`` gives it;
 - trees are summed as ``weighting.weighted_proba`` sums them (Eqs. 5-6: chunks of
