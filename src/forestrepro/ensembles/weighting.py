@@ -107,28 +107,34 @@ def tree_accuracies(forest, X, y_encoded, source="train", n_jobs=None):
         delayed(score)(k, tree) for k, tree in enumerate(forest.estimators_)))
 
 
+def sum_over_tree_chunks(n_trees, chunk_sum, n_jobs=None):
+    """``chunk_sum(start, stop)`` (the sum over trees ``start .. stop - 1``) for fixed chunks of
+    ``TREE_CHUNK`` trees, computed in threads and added in tree order, so the total does not
+    depend on ``n_jobs``."""
+    parts = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
+        delayed(chunk_sum)(start, min(start + TREE_CHUNK, n_trees))
+        for start in range(0, n_trees, TREE_CHUNK))
+    result = next(parts)
+    for part in parts:
+        result += part
+    return result
+
+
 def weighted_proba(trees, weights, X, n_jobs=None):
     """Eqs. (5)-(6): ``sum_k W_k p_k(x)``, the trees' class vectors weighted by ``weights``.
 
-    Partial sums over fixed chunks of trees are computed in threads and added in tree order,
-    so the result does not depend on ``n_jobs``; memory stays at a few ``(n_samples,
-    n_classes)`` arrays.
+    Summed in chunks of trees (``sum_over_tree_chunks``), so the result does not depend on
+    ``n_jobs``; memory stays at a few ``(n_samples, n_classes)`` arrays.
     """
     X = np.ascontiguousarray(X, dtype=np.float32)
 
-    def partial(start):
-        stop = min(start + TREE_CHUNK, len(trees))
+    def chunk_sum(start, stop):
         total = weights[start] * trees[start].predict_proba(X, check_input=False)
         for k in range(start + 1, stop):
             total += weights[k] * trees[k].predict_proba(X, check_input=False)
         return total
 
-    parts = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
-        delayed(partial)(start) for start in range(0, len(trees), TREE_CHUNK))
-    result = next(parts)
-    for part in parts:
-        result += part
-    return result
+    return sum_over_tree_chunks(len(trees), chunk_sum, n_jobs)
 
 
 class WeightedForestClassifier(ClassifierMixin, BaseEstimator):

@@ -13,8 +13,8 @@ each node from scikit-learn's 64-byte node records; that traversal is most of a 
   descend a tree in lockstep so that their memory reads overlap. The threshold is stored as the largest float32 not above scikit-learn's float64
   threshold ``t``: for a float32 feature value ``x``, ``x <= t`` exactly when ``x <=
   float32_floor(t)``, so every window reaches the leaf ``tree_.apply`` gives it;
-- trees are summed as ``weighting.weighted_proba`` sums them (Eqs. 5-6: chunks of
-  ``TREE_CHUNK`` trees, ``W_k p_k`` added in tree order, chunks added in order), so the class
+- trees are summed as ``weighting.weighted_proba`` sums them (Eqs. 5-6, through
+  ``weighting.sum_over_tree_chunks``: ``W_k p_k`` added in tree order), so the class
   vectors are bit-for-bit those of ``cascade_members.class_vectors`` on the cut windows
   (``tests/cascade/test_window_forest.py``), whatever ``n_jobs``.
 
@@ -23,10 +23,9 @@ not reproduced.
 """
 
 import numpy as np
-from joblib import Parallel, delayed
 from numba import njit
 
-from forestrepro.ensembles.weighting import TREE_CHUNK
+from forestrepro.ensembles.weighting import sum_over_tree_chunks
 
 _LEAF = -1
 _GROUP = 8
@@ -142,18 +141,14 @@ class WindowForest:
         offsets = np.ascontiguousarray(offsets, dtype=np.intp)
         n_model_classes = len(self._columns)
 
-        def partial(begin):
+        def chunk_sum(start, stop):
             total = np.empty((rows.size * starts.size, n_model_classes))
-            for k in range(begin, min(begin + TREE_CHUNK, len(self._trees))):
+            for k in range(start, stop):
                 _add_tree(X, rows, starts, offsets, *self._trees[k], self._weights[k],
-                          k == begin, total)
+                          k == start, total)
             return total
 
-        parts = Parallel(n_jobs=self._n_jobs, prefer="threads", return_as="generator")(
-            delayed(partial)(begin) for begin in range(0, len(self._trees), TREE_CHUNK))
-        result = next(parts)
-        for part in parts:
-            result += part
+        result = sum_over_tree_chunks(len(self._trees), chunk_sum, self._n_jobs)
         out = np.zeros((result.shape[0], self.n_classes))
         out[:, self._columns] = result
         return out
