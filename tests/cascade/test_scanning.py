@@ -14,7 +14,7 @@ from forestrepro.ensembles.scanning import (MultiGrainedScanner, default_window_
                                             sample_windows, window_layout)
 from forestrepro.ensembles.window_forest import WindowForest
 
-from cascade_helpers import recording
+from cascade_helpers import RecordingForest, recording
 
 
 def window_index(size, shape, stride=1):
@@ -91,30 +91,49 @@ class RecordingScanner(MultiGrainedScanner):
 
 
 class RecordingWindowForest(WindowForest):
-    """Logs, on its recording model, the ids of the rows whose windows it classifies."""
+    """Logs, on its recording model, the ids of the rows whose windows it classifies; a forest
+    grown in chunks (``grow``, the scan's own path) logs itself, with the ids of the rows
+    whose windows it grew on."""
 
     def __init__(self, model, n_classes, **options):
         super().__init__(model, n_classes, **options)
         self.model = model
 
+    @classmethod
+    def grow(cls, model, X, y, n_classes, chunk_trees=2):
+        grown = super().grow(model, X, y, n_classes, chunk_trees)
+        grown.model = grown
+        grown.trained_ids_ = set(type(model).id_of(X).tolist())
+        grown.classified_ids_ = set()
+        type(model).log.append(grown)
+        return grown
+
     def class_vectors(self, X, rows, starts, offsets):
-        self.model.classified_ids_ |= set(type(self.model).id_of(X[rows]).tolist())
+        self.model.classified_ids_ |= set(RecordingForest.id_of(X[rows]).tolist())
         return super().class_vectors(X, rows, starts, offsets)
 
 
-def test_no_scanning_forest_classifies_windows_of_a_row_it_was_grown_on(record, monkeypatch):
+@pytest.mark.parametrize("with_test", [False, True])
+def test_no_scanning_forest_classifies_windows_of_a_row_it_was_grown_on(record, monkeypatch,
+                                                                        with_test):
     monkeypatch.setattr(scanning, "WindowForest", RecordingWindowForest)
     X, y = _sequences(n=45, length=12)
     X = X + 1000 * np.arange(45)[:, None]          # every value of row i lies in [1000 i ± 10)
     record.id_of = staticmethod(lambda W: np.rint(W[:, 0] / 1000).astype(np.int64))
     scanner = RecordingScanner(window_sizes=(3, 6), n_trees=3, random_state=0)
-    scanner.fit_transform(X, y)
+    if with_test:                                   # the scan's path: forests grown in chunks
+        X_test = X[:5] + 1000 * 45                  # test rows' ids are 45 .. 49
+        scanner.fit_transform_with_test(X, y, X_test)
+    else:
+        scanner.fit_transform(X, y)
     assert len(record.log) == 2 * 2 * 3             # window sizes x forests x folds
     for model in record.log:
         assert model.classified_ids_ and not model.trained_ids_ & model.classified_ids_
+        assert model.trained_ids_ < set(range(45))
     for first in range(0, len(record.log), 3):
         folds = record.log[first:first + 3]
-        assert set().union(*(m.classified_ids_ for m in folds)) == set(range(45))
+        classified = set().union(*(m.classified_ids_ for m in folds))
+        assert classified == set(range(50 if with_test else 45))
 
 
 def test_batches_and_n_jobs_do_not_change_the_features():

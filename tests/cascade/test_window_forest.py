@@ -1,6 +1,7 @@
 """``WindowForest``: the class vectors of windows read in place from their rows are bit for bit
-those of ``predict_proba`` on the cut windows, also once the model's trees are dropped, and the
-float32 thresholds route every float32 value as scikit-learn's float64 thresholds do."""
+those of ``predict_proba`` on the cut windows, also once the model's trees are dropped or when
+the forest is grown in chunks of trees, and the float32 thresholds route every float32 value
+as scikit-learn's float64 thresholds do."""
 
 import numpy as np
 import pytest
@@ -54,3 +55,23 @@ def test_window_class_vectors_equal_predict_proba_on_the_cut_windows(shape, size
         taken = WindowForest(model, 4, take_trees=True)           # the model's trees dropped
         assert all(tree is None for tree in model.forest_.estimators_)
         np.testing.assert_array_equal(taken.class_vectors(X, rows, starts, offsets), expected)
+
+
+@pytest.mark.parametrize("chunk_trees", [1, 7, 20, 50])           # 7 does not divide 20
+def test_a_forest_grown_in_chunks_gives_the_class_vectors_of_a_single_fit(chunk_trees):
+    X, y = _rows(40, 24, 4, seed=2)
+    layout = window_layout(5, (24,))
+    windows, labels = sample_windows(X, y, np.flatnonzero(y != 3), layout, 300, seed=0)
+    rows = np.array([3, 8, 0, 31])
+    for member in member_templates(1, 1, 20, crf_bootstrap=True, n_jobs=2):
+        expected = WindowForest(seeded(member, 11).fit(windows, labels), 4)
+        grown = WindowForest.grow(seeded(member, 11), windows, labels, 4, chunk_trees)
+        np.testing.assert_array_equal(grown.class_vectors(X, rows, *layout),
+                                      expected.class_vectors(X, rows, *layout))
+
+
+def test_only_unweighted_forests_are_grown_in_chunks():
+    X, y = _rows(40, 24, 4, seed=2)
+    member = member_templates(1, 0, 4, weighting="accuracy")[0]
+    with pytest.raises(ValueError, match="unweighted"):
+        WindowForest.grow(seeded(member, 0), X, y, 4)

@@ -18,7 +18,8 @@ Memory stays bounded: a forest grows on at most ``max_train_windows`` windows dr
 replacement from its rows' windows (gcForest grew on all of them), and windows are classified
 ``batch_windows`` at a time, read in place from their rows (``window_forest.WindowForest``,
 the same numbers as ``predict_proba`` on the cut windows); only the output features are held
-in full.
+in full. ``fit_transform_with_test`` keeps no forest: each grows a chunk of trees at a time,
+packed as they are grown (``WindowForest.grow``, the same trees as a single fit).
 
 A scan is 3 window sizes x 2 forests x ``n_folds`` fold forests; on SEMG each takes 10 to 25
 minutes (``benchmarks/scan_cost.md``). ``fit_transform_with_test`` can hand each fold forest's
@@ -233,12 +234,17 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
                             n_models, keep):
         """Grow fold ``k``'s forest on windows of the other folds' rows; return it with the
         class vectors of fold ``k``'s windows and its share of the test rows' mean. Unless
-        ``keep``, its trees are dropped as they are packed for classification."""
+        ``keep``, it grows in chunks of trees packed for classification as they are grown
+        (``WindowForest.grow``), and None is returned in its place."""
         windows, labels = sample_windows(X, y_encoded, np.flatnonzero(folds != k), layout,
                                          self.max_train_windows, seed)
-        model = seeded(template, seed).fit(windows, labels)
+        model = seeded(template, seed)
+        if keep:
+            forest = WindowForest(model.fit(windows, labels), len(self.classes_))
+        else:
+            forest = WindowForest.grow(model, windows, labels, len(self.classes_))
+            model = None
         del windows
-        forest = WindowForest(model, len(self.classes_), take_trees=not keep)
         train = np.concatenate([vectors for _, vectors in window_vectors(
             forest, X, np.flatnonzero(folds == k), layout, self.batch_windows)]
         ).astype(np.float32)

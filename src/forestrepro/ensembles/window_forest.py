@@ -10,13 +10,16 @@ each node from scikit-learn's 64-byte node records; that traversal is most of a 
   the row itself, a few kilobytes, is read in place of the cut window;
 - each tree's nodes are packed into 16-byte rows (children, feature or leaf, threshold), four
   to a cache line, with the class fractions of its leaves alone beside them; eight windows
-  descend a tree in lockstep so that their memory reads overlap. The threshold is stored as the largest float32 not above scikit-learn's float64
-  threshold ``t``: for a float32 feature value ``x``, ``x <= t`` exactly when ``x <=
-  float32_floor(t)``, so every window reaches the leaf ``tree_.apply`` gives it;
+  descend a tree in lockstep so that their memory reads overlap. The threshold is stored as
+  the largest float32 not above scikit-learn's float64 threshold ``t``: for a float32 feature
+  value ``x``, ``x <= t`` exactly when ``x <= float32_floor(t)``, so every window reaches the
+  leaf ``tree_.apply`` gives it;
 - trees are summed as ``weighting.weighted_proba`` sums them (Eqs. 5-6, through
   ``weighting.sum_over_tree_chunks``: ``W_k p_k`` added in tree order), so the class
   vectors are bit-for-bit those of ``cascade_members.class_vectors`` on the cut windows
-  (``tests/cascade/test_window_forest.py``), whatever ``n_jobs``.
+  (``tests/cascade/test_window_forest.py``), whatever ``n_jobs``;
+- ``WindowForest.grow`` grows an unweighted forest a chunk of trees at a time and packs each
+  chunk as it is grown, so scikit-learn's trees, the larger form, are never all in memory.
 
 Rows must be finite (the scanner's input check): scikit-learn's routing of missing values is
 not reproduced.
@@ -24,11 +27,14 @@ not reproduced.
 
 import numpy as np
 from numba import njit
+from sklearn.base import clone
+from sklearn.ensemble import RandomForestClassifier
 
 from forestrepro.ensembles.weighting import sum_over_tree_chunks
 
 _LEAF = -1
 _GROUP = 8
+GROWTH_CHUNK_TREES = 50
 
 
 def float32_floor(threshold):
@@ -101,6 +107,17 @@ def _add_tree(X, rows, starts, offsets, ints, floats, leaf_values, weight, first
                     total[group + g, j] += weight * leaf_values[leaf, j]
 
 
+def _pack_trees(estimators, first, n_classes, take_trees):
+    """``pack_tree`` of each of ``estimators[first:]``; with ``take_trees`` each is set to None
+    in ``estimators`` once packed."""
+    packed = []
+    for k in range(first, len(estimators)):
+        packed.append(pack_tree(estimators[k].tree_, n_classes))
+        if take_trees:
+            estimators[k] = None
+    return packed
+
+
 class WindowForest:
     """A fitted ``WeightedForestClassifier``'s class vectors of windows, read from the rows.
 
@@ -119,17 +136,43 @@ class WindowForest:
     """
 
     def __init__(self, model, n_classes, *, take_trees=False):
-        estimators = model.forest_.estimators_
-        n_model_classes = len(model.classes_)
-        self._trees = []
-        for k, estimator in enumerate(estimators):
-            self._trees.append(pack_tree(estimator.tree_, n_model_classes))
-            if take_trees:
-                estimators[k] = None
-        self._weights = np.asarray(model.weights_, dtype=np.float64)
-        self._columns = model.classes_
-        self._n_jobs = model.n_jobs
+        self._hold(_pack_trees(model.forest_.estimators_, 0, len(model.classes_), take_trees),
+                   model.weights_, model.classes_, model.n_jobs, n_classes)
+
+    def _hold(self, trees, weights, columns, n_jobs, n_classes):
+        self._trees = trees
+        self._weights = np.asarray(weights, dtype=np.float64)
+        self._columns = columns
+        self._n_jobs = n_jobs
         self.n_classes = n_classes
+
+    @classmethod
+    def grow(cls, model, X, y, n_classes, chunk_trees=GROWTH_CHUNK_TREES):
+        """``WindowForest(model.fit(X, y), n_classes, take_trees=True)``, grown ``chunk_trees``
+        trees at a time, so that memory holds the packed trees and one chunk of scikit-learn's.
+
+        ``model`` is an unfitted, unweighted ``WeightedForestClassifier`` and ``y`` holds
+        class codes. Its forest grows with ``warm_start``: scikit-learn draws the seed of every
+        tree from the forest's ``random_state`` in order, skipping those of the trees already
+        grown, so the trees are those of a single fit, and so are the class vectors
+        (``tests/cascade/test_window_forest.py``). A completely random fold forest of MNIST's
+        scan peaks at 14.2 GB grown at once and at 7.6 GB in chunks of 50 trees
+        (``benchmarks/scan_memory.md``).
+        """
+        if model.weighting != "none":
+            raise ValueError("WindowForest.grow grows unweighted forests; "
+                             f"got weighting={model.weighting!r}")
+        forest = clone(model.forest if model.forest is not None else RandomForestClassifier())
+        forest.set_params(n_jobs=model.n_jobs, random_state=model.random_state, warm_start=True)
+        n_trees = forest.n_estimators
+        trees = []
+        for stop in [*range(chunk_trees, n_trees, chunk_trees), n_trees]:
+            forest.set_params(n_estimators=stop).fit(X, y)
+            trees += _pack_trees(forest.estimators_, len(trees), len(forest.classes_), True)
+        grown = cls.__new__(cls)
+        grown._hold(trees, np.full(n_trees, 1.0 / n_trees), forest.classes_, model.n_jobs,
+                    n_classes)
+        return grown
 
     def class_vectors(self, X, rows, starts, offsets):
         """Class vectors of every window of ``X[rows]``, shape ``(rows.size * starts.size,
