@@ -29,7 +29,8 @@ def _peak_gb() -> float:
 
 
 def grow_one_way(args, way: str):
-    """In a fresh process: ``(peak GB before growing, peak GB, seconds, class vectors)``."""
+    """In a fresh process: ``(peak GB before growing, peak GB, seconds, packed GB, class
+    vectors)``."""
     X, classes, y = load_rows(args.dataset)
     rows = np.random.default_rng(args.seed).permutation(len(y))
     layout = window_layout(args.window or default_window_sizes(args.shape)[0], args.shape)
@@ -45,7 +46,8 @@ def grow_one_way(args, way: str):
         forest, seconds = timed(lambda: WindowForest.grow(model, windows, labels, len(classes),
                                                           args.chunk_trees))
     peak = _peak_gb()
-    return before, peak, seconds, forest.class_vectors(X, rows[-args.rows:], *layout)
+    return (before, peak, seconds, forest.nbytes / 1e9,
+            forest.class_vectors(X, rows[-args.rows:], *layout))
 
 
 def main() -> None:
@@ -61,16 +63,17 @@ def main() -> None:
 
     print(f"{args.dataset}, shape {args.shape}: one {args.forest} fold forest of {args.trees} "
           f"trees on {args.max_train_windows} windows, chunks of {args.chunk_trees} trees")
-    print("| growth | memory before growing (GB) | peak (GB) | growth (s) |")
-    print("|---|---|---|---|")
+    print("| growth | memory before growing (GB) | peak (GB) | packed trees (GB) | growth (s) |")
+    print("|---|---|---|---|---|")
     context = multiprocessing.get_context("spawn")
     results = {}
     for way in WAYS:
         with context.Pool(1) as pool:
             results[way] = pool.apply(grow_one_way, (args, way))
-        before, peak, seconds, _ = results[way]
-        print(f"| {way} | {before:.2f} | {peak:.2f} | {seconds:.1f} |", flush=True)
-    equal = np.array_equal(results[WAYS[0]][3], results[WAYS[1]][3])
+        before, peak, seconds, packed, _ = results[way]
+        print(f"| {way} | {before:.2f} | {peak:.2f} | {packed:.2f} | {seconds:.1f} |",
+              flush=True)
+    equal = np.array_equal(results[WAYS[0]][4], results[WAYS[1]][4])
     print(f"peak ratio, in chunks / at once: {results[WAYS[1]][1] / results[WAYS[0]][1]:.2f}; "
           f"class vectors equal: {equal}")
 

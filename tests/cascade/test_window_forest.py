@@ -5,10 +5,11 @@ as scikit-learn's float64 thresholds do."""
 
 import numpy as np
 import pytest
+from sklearn.tree import DecisionTreeClassifier
 
 from forestrepro.ensembles.cascade_members import class_vectors, member_templates, seeded
 from forestrepro.ensembles.scanning import sample_windows, window_layout
-from forestrepro.ensembles.window_forest import WindowForest, float32_floor
+from forestrepro.ensembles.window_forest import WindowForest, float32_floor, pack_tree
 
 
 def test_float32_floor_keeps_every_comparison_with_a_float32_value():
@@ -33,12 +34,23 @@ def _rows(n, d, n_classes, seed):
     return X.astype(np.float32), y
 
 
+def test_a_pure_leaf_is_packed_as_its_class_and_an_impure_one_keeps_its_fractions():
+    X = np.array([[0.0], [0.0], [1.0], [2.0], [2.0]], dtype=np.float32)
+    y = np.array([0, 1, 2, 1, 1])          # x = 0 is both classes 0 and 1: an impure leaf
+    tree = DecisionTreeClassifier(random_state=0).fit(X, y).tree_
+    ints, _, impure = pack_tree(tree, 3)
+    leaves = ints[:, 0] == -1
+    assert sorted(ints[leaves, 2]) == [-3, -2, 0]           # class 2, class 1, impure row 0
+    np.testing.assert_array_equal(impure, [[0.5, 0.5, 0.0]])
+
+
 @pytest.mark.parametrize("shape, size", [((24,), 5), ((6, 6), 3)])
 @pytest.mark.parametrize("weighting", ["none", "accuracy"])
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_window_class_vectors_equal_predict_proba_on_the_cut_windows(shape, size, weighting,
                                                                       n_jobs):
     X, y = _rows(40, int(np.prod(shape)), 4, seed=1)
+    X[:, :18] = 0.0           # windows in this corner are equal across classes: impure leaves
     layout = window_layout(size, shape)
     trained_on = np.flatnonzero(y != 3)                   # the model never sees class 3
     windows, labels = sample_windows(X, y, trained_on, layout, 400, seed=0)
@@ -48,6 +60,9 @@ def test_window_class_vectors_equal_predict_proba_on_the_cut_windows(shape, size
     cut = X[rows][:, starts[:, None] + offsets].reshape(-1, offsets.size)
     for member in template:
         model = seeded(member, 7).fit(windows, labels)
+        ints, _, impure = pack_tree(model.forest_.estimators_[0].tree_, 3)
+        leaf_codes = ints[ints[:, 0] == -1, 2]
+        assert (leaf_codes < 0).any() and impure.shape[0] == (leaf_codes >= 0).sum() > 0
         expected = class_vectors(model, cut, 4)
         got = WindowForest(model, 4).class_vectors(X, rows, starts, offsets)
         assert got.dtype == expected.dtype and not got[:, 3].any()
