@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import platform
 import sys
 import time
@@ -20,8 +21,29 @@ import pandas as pd
 from .io import atomic_path, write_text_atomic
 
 
+_logger = logging.getLogger("forestrepro")
+
+
 def _log(message: str) -> None:
-    print(f"[forestrepro {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+    _logger.info(message)
+
+
+class _StderrHandler(logging.Handler):
+    """Prints each record to the ``sys.stderr`` of the moment, flushed."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(self.format(record), file=sys.stderr, flush=True)
+
+
+def _log_to_stderr() -> None:
+    """Print the library's progress lines (logger ``forestrepro``, level INFO) and the
+    command's own to stderr, which the rules write to the job's log."""
+    if not any(isinstance(handler, _StderrHandler) for handler in _logger.handlers):
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("[forestrepro %(asctime)s] %(message)s",
+                                               "%H:%M:%S"))
+        _logger.addHandler(handler)
+    _logger.setLevel(logging.INFO)
 
 
 def _read_json(path: str | Path) -> dict:
@@ -246,6 +268,7 @@ def known_errors() -> tuple[type[Exception], ...]:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _log_to_stderr()
     try:
         args.func(args)
     except known_errors() as err:

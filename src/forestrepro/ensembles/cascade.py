@@ -23,6 +23,8 @@ WDF (Gong, Wang, Su 2019) Sec. 1, Sec. 2 and Algorithm 1, with the settings of S
   to choose it).
 """
 
+import logging
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
@@ -31,6 +33,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from forestrepro.ensembles.cascade_members import (MAX_SEED, check_int, cross_fit, fold_ids,
                                                    fold_mean, member_templates)
+
+_log = logging.getLogger(__name__)
 
 
 class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
@@ -182,6 +186,8 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
             if level == 0 or accuracies[level] > accuracies[best]:
                 best = level
                 best_test = None if test is None else np.mean(test_vectors, axis=0)
+            _log.info("level %d: k-fold accuracy %.4f (best %.4f, level %d)", level + 1,
+                      accuracies[level], accuracies[best], best + 1)
             if level - best >= self.early_stopping_rounds:
                 break
             train.set_vectors(vectors)

@@ -9,13 +9,16 @@ number) and of the arrays it is fitted on, so a changed setting or split never r
 piece. Files are written atomically; an unreadable one is named in a warning and recomputed.
 
 Each piece also keeps the wall seconds it took to make, so that a fit resumed over several
-runs reports the time of all of them (``KeptParts.seconds``), not only of its last run.
+runs reports the time of all of them (``KeptParts.seconds``), not only of its last run. Each
+piece kept or read is logged (logger ``forestrepro``; the command line prints it to the job's
+log), so a job of hours shows how far it has come.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import shutil
 import time
 import warnings
@@ -25,6 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from ..io import atomic_path
+
+_log = logging.getLogger(__name__)
 
 
 def content_key(estimator, *arrays) -> str:
@@ -87,6 +92,7 @@ class KeptParts:
             self._started[name] = time.perf_counter()
             return None
         self.seconds += float(arrays.pop(_SECONDS, 0.0))
+        _log.info("read kept %s from %s", name, self.directory)
         return arrays
 
     def put(self, name: str, **arrays) -> None:
@@ -95,6 +101,7 @@ class KeptParts:
         write_npz(self.directory / f"{name}.npz", **{_SECONDS: np.float64(seconds)},
                   **{k: v for k, v in arrays.items() if v is not None})
         self.seconds += seconds
+        _log.info("kept %s (%.0f s) in %s", name, seconds, self.directory)
 
     def clear(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)

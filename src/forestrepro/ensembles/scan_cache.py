@@ -25,6 +25,7 @@ stopped.
 from __future__ import annotations
 
 import fcntl
+import logging
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -33,6 +34,8 @@ import numpy as np
 
 from .kept_parts import KeptParts, content_key, read_npz, write_npz
 from .scanning import MultiGrainedScanner
+
+_log = logging.getLogger(__name__)
 
 
 class Scan(NamedTuple):
@@ -48,6 +51,16 @@ def scan_key(scanner: MultiGrainedScanner, X_train, y_train, X_test) -> str:
     return content_key(scanner, X_train, y_train, X_test)
 
 
+def _wait_for(lock) -> None:
+    """Take the exclusive lock on the open file ``lock``, saying so if another job holds it."""
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        _log.info("another job is scanning this split (%s); waiting to read its scan",
+                  lock.name)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+
+
 def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_train, y_train,
                 X_test) -> Scan:
     """``scanner.fit_transform_with_test(X_train, y_train, X_test)``, read from
@@ -61,7 +74,7 @@ def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_tr
     key = scan_key(scanner, X_train, y_train, X_test)
     path = directory / f"{key}.npz"
     with open(directory / f"{key}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        _wait_for(lock)
         stored = read_npz(path, "scan store")
         if stored is not None and {"train", "test", "seconds"} <= stored.keys():
             return Scan(stored["train"], stored["test"], float(stored["seconds"]))
