@@ -92,7 +92,7 @@ class KeptParts:
             self._started[name] = time.perf_counter()
             return None
         self.seconds += float(arrays.pop(_SECONDS, 0.0))
-        _log.info("read kept %s from %s", name, self.directory)
+        _log.info("read kept %s from %s", name, self.directory.name)
         return arrays
 
     def put(self, name: str, **arrays) -> None:
@@ -101,7 +101,7 @@ class KeptParts:
         write_npz(self.directory / f"{name}.npz", **{_SECONDS: np.float64(seconds)},
                   **{k: v for k, v in arrays.items() if v is not None})
         self.seconds += seconds
-        _log.info("kept %s (%.0f s) in %s", name, seconds, self.directory)
+        _log.info("kept %s (%.0f s) in %s", name, seconds, self.directory.name)
 
     def clear(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)
