@@ -178,6 +178,12 @@ class WeightedForestClassifier(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
 
+    def unfitted_forest(self):
+        """A clone of ``forest`` (``RandomForestClassifier()`` if None) with this model's
+        ``n_jobs`` and ``random_state``: the forest ``fit`` grows."""
+        forest = clone(self.forest if self.forest is not None else RandomForestClassifier())
+        return forest.set_params(n_jobs=self.n_jobs, random_state=self.random_state)
+
     def fit(self, X, y):
         """Grow the forest (Algorithm 1 line 6), then weight its trees (lines 7-8)."""
         if self.weighting not in WEIGHTINGS:
@@ -185,9 +191,7 @@ class WeightedForestClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
-        forest = clone(self.forest if self.forest is not None else RandomForestClassifier())
-        forest.set_params(n_jobs=self.n_jobs, random_state=self.random_state)
-        self.forest_ = forest.fit(X, y_encoded)
+        self.forest_ = self.unfitted_forest().fit(X, y_encoded)
         n_trees = len(self.forest_.estimators_)
         if self.weighting == "none":
             self.tree_accuracies_ = None

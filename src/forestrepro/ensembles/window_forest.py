@@ -28,8 +28,6 @@ not reproduced.
 
 import numpy as np
 from numba import njit
-from sklearn.base import clone
-from sklearn.ensemble import RandomForestClassifier
 
 from forestrepro.ensembles.weighting import sum_over_tree_chunks
 
@@ -169,14 +167,13 @@ class WindowForest:
         tree from the forest's ``random_state`` in order, skipping those of the trees already
         grown, so the trees are those of a single fit, and so are the class vectors
         (``tests/cascade/test_window_forest.py``). A completely random fold forest of MNIST's
-        scan peaks at 14.2 GB grown at once and at 7.6 GB in chunks of 50 trees
+        scan peaks at 14.2 GB grown at once and at 3.4 GB in chunks of 50 trees
         (``benchmarks/scan_memory.md``).
         """
         if model.weighting != "none":
             raise ValueError("WindowForest.grow grows unweighted forests; "
                              f"got weighting={model.weighting!r}")
-        forest = clone(model.forest if model.forest is not None else RandomForestClassifier())
-        forest.set_params(n_jobs=model.n_jobs, random_state=model.random_state, warm_start=True)
+        forest = model.unfitted_forest().set_params(warm_start=True)
         n_trees = forest.n_estimators
         trees = []
         for stop in [*range(chunk_trees, n_trees, chunk_trees), n_trees]:
