@@ -12,6 +12,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
+include: "workflow/rules/scan.smk"
 include: "workflow/rules/train.smk"
 include: "workflow/rules/stats.smk"
 include: "workflow/rules/report.smk"

@@ -69,17 +69,73 @@ def _sweep_configs(method_config: dict, sweep: dict | None) -> list[tuple[object
     return [(v, {**method_config, "params": {**method_config["params"], key: v}}) for v in sweep["values"]]
 
 
+def _job_data(spec: dict, data: str, threads: int):
+    """The job's ``(X, y)``: the data set with the paper's target, and its stratified
+    subsample where the paper's options say ``subsample_rows``."""
+    from .data import apply_paper_target, read_dataset
+    from .evaluation.protocol import subsample_stratified
+    from .evaluation.seeds import derive_seed
+
+    paper, dataset = spec["paper"], spec["dataset"]
+    X, y, _ = read_dataset(data, allow_text="text" in spec["dataset_options"])
+    y = apply_paper_target(y, spec["dataset_config"], paper)
+    rows = spec["dataset_options"].get("subsample_rows")
+    if rows:
+        X, y = subsample_stratified(X, y, rows, derive_seed(spec["root_seed"], paper, dataset, "subsample"), dataset)
+        _log(f"{dataset}: stratified subsample of {len(y)} rows (paper option subsample_rows)")
+    n_features = X.shape[1] if X.ndim == 2 else "text"
+    _log(f"{spec['tag']}/{paper}/{spec['experiment']}/{spec['method']}/{dataset}: "
+         f"{X.shape[0]} rows x {n_features} features, {threads} thread(s)")
+    return X, y
+
+
+def _results_root(data: str) -> Path:
+    """The results directory holding ``--data`` (``results/data/<name>.parquet``)."""
+    return Path(data).resolve().parent.parent
+
+
+def _job_options(spec: dict, data: str) -> dict:
+    """The paper's options for the job's data set, and ``cache_dir``: the stores shared
+    across jobs, in ``results/cache``."""
+    return {**spec["dataset_options"], "cache_dir": str(_results_root(data) / "cache")}
+
+
+def cmd_scan(args: argparse.Namespace) -> None:
+    """Scan each split of a job into the scan store, for the split's cascade jobs to read."""
+    from .config import ConfigError
+    from .evaluation.holdout import holdout_splits
+    from .methods import build_method
+
+    spec = _read_json(args.spec)
+    if spec["protocol"]["kind"] != "holdout":
+        raise ConfigError(f"{args.spec}: the scan step runs the holdout protocol's splits; "
+                          f"this job's protocol is {spec['protocol']['kind']!r}")
+    X, y = _job_data(spec, args.data, args.threads)
+    method = build_method(spec["method_config"], _job_options(spec, args.data))
+    if not hasattr(method, "scan"):
+        raise ConfigError(f"{args.spec}: method '{spec['method']}' does not scan")
+    scans = []
+    for repeat, train, test, s_seed in holdout_splits(
+            y, paper=spec["paper"], dataset=spec["dataset"], root_seed=spec["root_seed"],
+            protocol=spec["protocol"]):
+        scan = method.scan(X[train], y[train], X[test], s_seed, n_jobs=args.threads)
+        scans.append({"repeat": repeat, "split_seed": s_seed, "scan_seconds": scan.seconds,
+                      "features": scan.train.shape[1]})
+        _log(f"{spec['dataset']} repeat {repeat}: {scan.train.shape[1]} scanned features "
+             f"({scan.seconds:.1f} s of scanning)")
+    write_text_atomic(Path(args.out), json.dumps({"spec": spec, "scans": scans}, indent=2,
+                                                 sort_keys=True) + "\n")
+
+
 def cmd_train(args: argparse.Namespace) -> None:
     """Run one (paper, experiment, method, data set) job: all its folds, one row each."""
-    from .data import apply_paper_target, read_dataset
     from .evaluation.c2rf_samples import c2rf_samples
     from .evaluation.holdout import holdout_evaluation
     from .evaluation.kappa_error import kappa_error_cv
     from .evaluation.learning_curve import learning_curve
     from .evaluation.oob import oob_repeats
     from .evaluation.fold_store import FoldStore
-    from .evaluation.protocol import nested_cross_validation, subsample_stratified
-    from .evaluation.seeds import derive_seed
+    from .evaluation.protocol import nested_cross_validation
     from .methods import build_method
 
     runners = {
@@ -92,20 +148,11 @@ def cmd_train(args: argparse.Namespace) -> None:
     }
     spec = _read_json(args.spec)
     paper, dataset = spec["paper"], spec["dataset"]
-    X, y, _ = read_dataset(args.data, allow_text="text" in spec["dataset_options"])
-    y = apply_paper_target(y, spec["dataset_config"], paper)
-    rows = spec["dataset_options"].get("subsample_rows")
-    if rows:
-        X, y = subsample_stratified(X, y, rows, derive_seed(spec["root_seed"], paper, dataset, "subsample"), dataset)
-        _log(f"{dataset}: stratified subsample of {len(y)} rows (paper option subsample_rows)")
-    n_features = X.shape[1] if X.ndim == 2 else "text"
-    _log(f"{spec['tag']}/{paper}/{spec['experiment']}/{spec['method']}/{dataset}: "
-         f"{X.shape[0]} rows x {n_features} features, {args.threads} thread(s)")
+    X, y = _job_data(spec, args.data, args.threads)
     started = time.perf_counter()
     parts = []
-    # stores shared across jobs live in results/cache (the results directory holding --data)
-    results_root = Path(args.data).resolve().parent.parent
-    options = {**spec["dataset_options"], "cache_dir": str(results_root / "cache")}
+    results_root = _results_root(args.data)
+    options = _job_options(spec, args.data)
     kind = spec["protocol"]["kind"]
     stores = []
     for value, method_config in _sweep_configs(spec["method_config"], spec.get("sweep")):
@@ -209,12 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--openml-cache", required=True)
     p.set_defaults(func=cmd_fetch)
 
-    p = sub.add_parser("train", help=cmd_train.__doc__)
-    p.add_argument("--spec", required=True)
-    p.add_argument("--data", required=True)
-    p.add_argument("--out", required=True)
-    p.add_argument("--threads", type=int, default=1)
-    p.set_defaults(func=cmd_train)
+    for name, command in (("train", cmd_train), ("scan", cmd_scan)):  # one job's spec and data
+        p = sub.add_parser(name, help=command.__doc__)
+        p.add_argument("--spec", required=True)
+        p.add_argument("--data", required=True)
+        p.add_argument("--out", required=True)
+        p.add_argument("--threads", type=int, default=1)
+        p.set_defaults(func=command)
 
     p = sub.add_parser("table", help=cmd_table.__doc__)
     p.add_argument("--spec", required=True)

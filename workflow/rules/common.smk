@@ -39,6 +39,11 @@ except ConfigError as err:
     sys.exit(f"forestrepro: {err}")
 
 DATASETS = sorted({job.dataset for job in JOBS})
+JOB_BY_PATH = {job.path: job for job in JOBS}
+SCAN_JOBS = {}  # scan name -> the first job that reads it, whose spec the scan step runs
+for _job in JOBS:
+    if _job.scan:
+        SCAN_JOBS.setdefault(_job.scan, _job)
 TABLES = [(paper, table) for paper in CFG["papers"] for table in CFG["paper"][paper]["tables"]]
 RANKED_TABLES = [(p, t) for p, t in TABLES if CFG["paper"][p]["tables"][t].get("rank", True)]
 PAPER_FIGURES = [(paper, fig) for paper in CFG["papers"] for fig in CFG["paper"][paper].get("figures", {})]
@@ -51,10 +56,17 @@ wildcard_constraints:
     experiment="[A-Za-z0-9_]+",
     method="[A-Za-z0-9_]+",
     table="[A-Za-z0-9_]+",
+    scan="[a-z0-9]+/[A-Za-z0-9_]+/[0-9a-f]+",
 
 
 def method_resources(method, key, default):
     return CFG["method"][method].get("resources", {}).get(key, default)
+
+
+def scan_of_job(wildcards):
+    """The record of the scan step that a train job reads (none if its data is not scanned)."""
+    job = JOB_BY_PATH.get(f"{wildcards.paper}/{wildcards.experiment}/{wildcards.method}/{wildcards.dataset}")
+    return [ancient(f"{RESULTS}/runs/{TAG}/scans/{job.scan}.json")] if job and job.scan else []
 
 
 def runs_of_table(paper, table):

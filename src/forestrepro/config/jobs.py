@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..io import write_text_if_changed
@@ -30,6 +30,7 @@ class JobSpec:
     experiment: str
     method: str
     dataset: str
+    scan: str | None = None  # the scan step it reads (``scan_name``), set by write_job_specs
 
     @property
     def path(self) -> str:
@@ -79,6 +80,29 @@ def plan_jobs(cfg: dict) -> list[JobSpec]:
     return jobs
 
 
+SCANNING_ESTIMATOR = "cascade_forest"  # methods.cascades.CascadeForest.key
+
+
+def scan_name(spec: dict) -> str | None:
+    """``<paper>/<data set>/<digest>``: the scan step that a job's spec reads, or None.
+
+    A cascade job on a data set whose options say ``scan``, under the holdout protocol and
+    without a sweep, reads its splits' scans from the scan store. Its scan runs as a step of
+    its own (the workflow's ``scan`` rule), shared by every job whose digest is equal: the same
+    data set, options, target, protocol, root seed and scanner settings, which make the same
+    splits and the same scan (DF, WDF and WDF-oob by default).
+    """
+    method = spec["method_config"]
+    if (method["estimator"] != SCANNING_ESTIMATOR or not spec["dataset_options"].get("scan")
+            or spec["protocol"]["kind"] != "holdout" or spec.get("sweep")):
+        return None
+    relevant = {key: spec[key] for key in ("paper", "dataset", "root_seed", "protocol",
+                                           "dataset_config", "dataset_options")}
+    relevant["scanner"] = method.get("params", {}).get("scanner", {})
+    text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
+    return f"{spec['paper']}/{spec['dataset']}/{hashlib.sha256(text.encode()).hexdigest()[:10]}"
+
+
 def _dump(obj: dict) -> str:
     return json.dumps(obj, sort_keys=True, indent=2) + "\n"
 
@@ -100,7 +124,8 @@ def figure_spec_path(results: Path, tag: str, paper: str, figure: str) -> Path:
 
 
 def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> list[JobSpec]:
-    """Write the resolved config, one spec per data set, job and table; return the jobs.
+    """Write the resolved config, one spec per data set, job and table; return the jobs,
+    each with the scan step it reads (``scan_name``).
 
     Files are rewritten only when their content changes (see module docstring).
     """
@@ -109,7 +134,8 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
     jobs = plan_jobs(cfg)
     for dataset in sorted({j.dataset for j in jobs}):
         write_text_if_changed(dataset_spec_path(results, dataset), _dump(cfg["dataset"][dataset]))
-    for job in jobs:
+    planned, jobs = jobs, []
+    for job in planned:
         pcfg = cfg["paper"][job.paper]
         exp = pcfg["experiments"][job.experiment]
         spec = {
@@ -128,6 +154,7 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
             "dataset_options": pcfg.get("dataset_options", {}).get(job.dataset, {}),
         }
         write_text_if_changed(job_spec_path(results, tag, job), _dump(spec))
+        jobs.append(replace(job, scan=scan_name(spec)))
     for paper in cfg["papers"]:
         pcfg = cfg["paper"][paper]
         for table, tcfg in pcfg["tables"].items():

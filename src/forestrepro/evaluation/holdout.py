@@ -8,7 +8,7 @@ method reports (e.g. the number of cascade levels).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,23 @@ from ..methods.base import Method
 from .metrics import compute_metrics
 from .protocol import ProtocolError, require_two_classes
 from .seeds import model_seed, split_seed
+
+
+def holdout_splits(y: np.ndarray, *, paper: str, dataset: str, root_seed: int, protocol: dict
+                   ) -> Iterator[tuple[int, np.ndarray, np.ndarray, int]]:
+    """``(repeat, train rows, test rows, split seed)`` of each repeat: a seeded split of a
+    ``test_size`` share off, stratified unless the protocol says ``stratified: false``."""
+    require_two_classes(y, dataset)
+    stratify = y if protocol.get("stratified", True) else None
+    for repeat in range(protocol["repeats"]):
+        s_seed = split_seed(root_seed, paper, dataset, repeat)
+        try:
+            train, test = train_test_split(
+                np.arange(len(y)), test_size=protocol["test_size"], stratify=stratify, random_state=s_seed
+            )
+        except ValueError as err:
+            raise ProtocolError(f"data set '{dataset}': cannot split {protocol['test_size']} off: {err}") from err
+        yield repeat, train, test, s_seed
 
 
 def holdout_evaluation(
@@ -33,17 +50,9 @@ def holdout_evaluation(
     progress: Callable[[str], None] = lambda msg: None,
 ) -> pd.DataFrame:
     """Fit ``method`` on a ``1 - test_size`` share of (X, y) and score it on the rest."""
-    require_two_classes(y, dataset)
     rows = []
-    for repeat in range(protocol["repeats"]):
-        s_seed = split_seed(root_seed, paper, dataset, repeat)
-        stratify = y if protocol.get("stratified", True) else None
-        try:
-            train, test = train_test_split(
-                np.arange(len(y)), test_size=protocol["test_size"], stratify=stratify, random_state=s_seed
-            )
-        except ValueError as err:
-            raise ProtocolError(f"data set '{dataset}': cannot split {protocol['test_size']} off: {err}") from err
+    for repeat, train, test, s_seed in holdout_splits(y, paper=paper, dataset=dataset,
+                                                      root_seed=root_seed, protocol=protocol):
         m_seed = model_seed(root_seed, paper, method.name, dataset, repeat, 0)
         started = time.perf_counter()
         y_pred, extras = method.fit_predict(X[train], y[train], X[test], m_seed, n_jobs=n_jobs,

@@ -22,9 +22,9 @@ from sklearn.feature_extraction.text import CountVectorizer
 from ..ensembles.cascade import CascadeForestClassifier
 from ..ensembles.cascade_cache import cached_cascade_proba
 from ..ensembles.cascade_deep_forest import DeepForestClassifier
-from ..ensembles.scan_cache import cached_scan
+from ..ensembles.scan_cache import Scan, cached_scan
 from ..ensembles.scanning import MultiGrainedScanner
-from .base import Method, with_jobs
+from .base import Method, MethodConfigError, with_jobs
 
 
 class CascadeForest(Method):
@@ -67,6 +67,29 @@ class CascadeForest(Method):
         train = vectorizer.fit_transform(X_train).toarray().astype(np.float32)
         return train, vectorizer.transform(X_test).toarray().astype(np.float32)
 
+    def _arrays(self, X_train, y_train, X_test):
+        X_train, X_test = self._features(X_train, X_test)
+        return (np.asarray(X_train, dtype=np.float32), np.asarray(y_train),
+                np.asarray(X_test, dtype=np.float32))
+
+    def scan(self, X_train, y_train, X_test, seed: int, n_jobs: int = 1) -> Scan:
+        """The split's scanned features (Algorithm 1 lines 1-3) with scanner seed ``seed``,
+        as ``fit_predict`` gets them with ``shared_seed=seed``. The workflow's ``scan`` rule
+        calls this before the split's DF and WDF jobs start, so that none of them holds its
+        cores while another scans."""
+        if not self.options.get("scan"):
+            raise MethodConfigError(f"method '{self.name}': its data set's options have no "
+                                    "'scan', so there is nothing to scan")
+        return self._stored_scan(*self._arrays(X_train, y_train, X_test), seed, n_jobs)
+
+    def _stored_scan(self, X_train, y_train, X_test, seed: int, n_jobs: int) -> Scan:
+        """``cached_scan`` in ``options.cache_dir``/scans: read if a job has stored the scan,
+        else scanned and stored."""
+        cache = self.options.get("cache_dir")
+        scanner = with_jobs(self._scanner(self.options["scan"], seed), n_jobs)
+        return cached_scan(None if cache is None else Path(cache) / "scans", scanner,
+                           X_train, y_train, X_test)
+
     def fit_predict(self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1,
                     shared_seed: int | None = None):
         """Algorithm 1 on the split. Scanned data sets are scanned with ``shared_seed`` (the
@@ -78,18 +101,13 @@ class CascadeForest(Method):
         ``scan_seconds``: wall times summed over every run that grew a piece of them, so a
         job resumed across sessions, or reading a scan another job paid for, still reports
         what its result cost (``fit_seconds`` is the last run's wall time)."""
-        X_train, X_test = self._features(X_train, X_test)
-        X_train = np.asarray(X_train, dtype=np.float32)
-        X_test = np.asarray(X_test, dtype=np.float32)
-        y_train = np.asarray(y_train)
+        X_train, y_train, X_test = self._arrays(X_train, y_train, X_test)
         cache = self.options.get("cache_dir")
-        scan = self.options.get("scan")
         costs = {}
-        if scan:
+        if self.options.get("scan"):
             seed = random_state if shared_seed is None else shared_seed
-            scanner = with_jobs(self._scanner(scan, seed), n_jobs)
-            X_train, X_test, costs["scan_seconds"] = cached_scan(
-                None if cache is None else Path(cache) / "scans", scanner, X_train, y_train, X_test)
+            X_train, X_test, costs["scan_seconds"] = self._stored_scan(X_train, y_train, X_test,
+                                                                       seed, n_jobs)
         cascade = with_jobs(self._cascade(random_state), n_jobs)
         proba, costs["cascade_seconds"] = cached_cascade_proba(
             None if cache is None else Path(cache) / "cascades", cascade, X_train, y_train, X_test)

@@ -1,0 +1,23 @@
+# Multi-grained scanning as a step of its own: one job per scan (config.jobs.scan_name), run
+# from the spec of the first job that reads it, before the split's DF, WDF and WDF-oob jobs.
+# It writes the scan into the content-keyed store under results/cache/scans
+# (ensembles/scan_cache.py) and a small record of it here; the cascade jobs then read the
+# store, so none of them holds its cores while another scans. A job whose scan is not in the
+# store (removed by hand) scans it itself, under the store's lock.
+
+
+rule scan:
+    input:
+        spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{SCAN_JOBS[wc.scan].path}.json",
+        data=lambda wc: f"{RESULTS}/data/{SCAN_JOBS[wc.scan].dataset}.parquet",
+    output:
+        f"{RESULTS}/runs/{TAG}/scans/{{scan}}.json",
+    log:
+        f"{RESULTS}/logs/{TAG}/scan/{{scan}}.log",
+    threads: 4
+    resources:
+        mem_mb=lambda wc: method_resources(SCAN_JOBS[wc.scan].method, "mem_mb", 2000),
+        runtime=lambda wc: method_resources(SCAN_JOBS[wc.scan].method, "runtime_min", 60),
+    shell:
+        "{FORESTREPRO} scan --spec {input.spec} --data {input.data} --out {output}"
+        " --threads {threads} 2> {log}"
