@@ -94,10 +94,10 @@ def _results_root(data: str) -> Path:
     return Path(data).resolve().parent.parent
 
 
-def _job_options(spec: dict, data: str) -> dict:
+def _job_options(spec: dict, results_root: Path) -> dict:
     """The paper's options for the job's data set, and ``cache_dir``: the stores shared
-    across jobs, in ``results/cache``."""
-    return {**spec["dataset_options"], "cache_dir": str(_results_root(data) / "cache")}
+    across jobs, in ``<results_root>/cache``."""
+    return {**spec["dataset_options"], "cache_dir": str(results_root / "cache")}
 
 
 def cmd_scan(args: argparse.Namespace) -> None:
@@ -111,7 +111,7 @@ def cmd_scan(args: argparse.Namespace) -> None:
         raise ConfigError(f"{args.spec}: the scan step runs the holdout protocol's splits; "
                           f"this job's protocol is {spec['protocol']['kind']!r}")
     X, y = _job_data(spec, args.data, args.threads)
-    method = build_method(spec["method_config"], _job_options(spec, args.data))
+    method = build_method(spec["method_config"], _job_options(spec, _results_root(args.data)))
     if not hasattr(method, "scan"):
         raise ConfigError(f"{args.spec}: method '{spec['method']}' does not scan")
     scans = []
@@ -152,7 +152,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     parts = []
     results_root = _results_root(args.data)
-    options = _job_options(spec, args.data)
+    options = _job_options(spec, results_root)
     kind = spec["protocol"]["kind"]
     stores = []
     for value, method_config in _sweep_configs(spec["method_config"], spec.get("sweep")):
