@@ -9,7 +9,8 @@ import numpy as np
 from forestrepro.data import load_dataset, load_spec
 
 
-def _shape(text: str) -> tuple[int, ...]:
+def shape(text: str) -> tuple[int, ...]:
+    """A scan's input shape from the command line: ``3000`` (sequence) or ``28x28`` (image)."""
     return tuple(int(side) for side in text.split("x"))
 
 
@@ -17,7 +18,7 @@ def scan_parser(description: str, rows: int) -> argparse.ArgumentParser:
     """``--dataset``, ``--shape``, ``--rows`` (default ``rows``), ``--trees`` and ``--seed``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--dataset", required=True)
-    parser.add_argument("--shape", type=_shape, required=True,
+    parser.add_argument("--shape", type=shape, required=True,
                         help="3000 (sequence) or 28x28 (image)")
     parser.add_argument("--rows", type=int, default=rows, help="rows whose windows are classified")
     parser.add_argument("--trees", type=int, default=10)

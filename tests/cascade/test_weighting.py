@@ -90,6 +90,20 @@ def test_oob_accuracy_uses_each_trees_out_of_bag_rows(data):
         tree_accuracies(ExtraTreesClassifier(3).fit(X, y), X, y, "oob")
 
 
+def test_a_tree_without_out_of_bag_rows_is_scored_on_all_rows():
+    # two rows: about half the bootstrap samples draw both, leaving no out-of-bag row
+    X, y = np.array([[0.0], [1.0]]), np.array([0, 1])
+    forest = RandomForestClassifier(20, random_state=0).fit(X, y)
+    expected, without = [], 0
+    for tree, in_bag in zip(forest.estimators_, forest.estimators_samples_):
+        rows = np.setdiff1d(np.arange(2), in_bag)
+        without += rows.size == 0
+        rows = rows if rows.size else np.arange(2)
+        expected.append(_argmax_accuracy(tree, X[rows], y[rows]))
+    assert 0 < without < 20
+    np.testing.assert_array_equal(tree_accuracies(forest, X, y, "oob"), expected)
+
+
 def test_weighted_forest_is_the_weighted_sum_of_eqs_5_6(data):
     X, y = data
     model = WeightedForestClassifier(RandomForestClassifier(12), random_state=3).fit(X, y)
