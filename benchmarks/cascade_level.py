@@ -1,16 +1,21 @@
-"""What WDF's tree weights add to a cascade level's cost, against DF's level.
+"""What a cascade level costs: the order of its fold rows, and WDF's tree weights against DF.
 
-WDF (Gong et al. 2019, Eqs. 1-4) scores every tree of a forest on its training rows (``a_k``,
-accuracy source "train") or on its out-of-bag rows ("oob") before weighting it. Two
-measurements on a data set's rows, each against a reference in the same process:
+Three measurements on a data set's rows, each against a reference in the same process:
 
-1. **Scoring the trees.** ``weighting.tree_accuracies`` (every row predicted in place, the
-   out-of-bag rows picked afterwards) against the direct reading of Eq. (3): for each tree,
-   copy its rows out of ``X`` and predict them. The two must give the same accuracies; the
-   ratio is the direct reading's time over ours.
-2. **One level.** One random forest and one completely-random tree forest, cross-fitted over
-   ``--folds`` folds as ``cascade_members.cross_fit`` does: unweighted (DF), weighted by
-   training accuracy (WDF) and by out-of-bag accuracy (WDF-oob, which also bootstraps the
+1. **Fold rows' order.** A level grows each forest on the rows of the other folds. Given as
+   ``X[rows]`` (row-major, what NumPy's indexing returns) or as ``rows_in_columns(X, rows)``
+   (column-major, what ``cascade_members.cross_fit`` passes), scikit-learn's random forest and
+   completely-random tree forest grow the same trees (checked); the ratio is column-major over
+   row-major time, gathering the rows included.
+2. **Scoring the trees.** WDF (Gong et al. 2019, Eqs. 1-4) weights each tree by its accuracy
+   ``a_k`` on its training rows (accuracy source "train") or its out-of-bag rows ("oob").
+   ``weighting.tree_accuracies`` (every row predicted in place, the out-of-bag rows picked
+   afterwards) against the direct reading of Eq. (3): for each tree, copy its rows out of ``X``
+   and predict them. The two must give the same accuracies; the ratio is the direct reading's
+   time over ours.
+3. **One level.** One random forest and one completely-random tree forest, cross-fitted over
+   ``--folds`` folds by ``cascade_members.cross_fit``: unweighted (DF), weighted by training
+   accuracy (WDF) and by out-of-bag accuracy (WDF-oob, which also bootstraps the
    completely-random trees); the ratio is each against DF.
 
     .venv/bin/python benchmarks/cascade_level.py --dataset semg [--rows 1800] [--trees 100]
@@ -33,7 +38,8 @@ import numpy as np
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.model_selection import train_test_split
 
-from forestrepro.ensembles.cascade_members import cross_fit, fold_ids, member_templates
+from forestrepro.ensembles.cascade_members import (cross_fit, fold_ids, member_templates,
+                                                   rows_in_columns)
 from forestrepro.ensembles.scanning import MultiGrainedScanner
 from forestrepro.ensembles.weighting import tree_accuracies
 from scan_setup import load_rows, shape
@@ -47,6 +53,34 @@ def best_time(function, repeats):
         result = function()
         times.append(time.perf_counter() - started)
     return min(times), result
+
+
+def same_trees(first, second):
+    """Whether two lists of fitted trees have the same features, cuts and leaf values."""
+    return all(np.array_equal(a.tree_.feature, b.tree_.feature)
+               and np.array_equal(a.tree_.threshold, b.tree_.threshold)
+               and np.array_equal(a.tree_.value, b.tree_.value)
+               for a, b in zip(first, second))
+
+
+def fold_order(X, y, folds, args):
+    """Measurement 1: the rows ``folds != 0`` of ``X`` given row-major, then column-major."""
+    rows = folds != 0
+    print(f"\n1. fold rows' order: {np.count_nonzero(rows)} of the rows, {args.trees} trees")
+    print(f"{'forest':<26}{'row-major s':>12}{'column-major s':>15}{'ratio':>7}  same trees")
+    gathers = {"row": lambda: X[rows], "column": lambda: rows_in_columns(X, rows)}
+    for name, forest in (("random forest (sqrt)", RandomForestClassifier(max_features="sqrt")),
+                         ("completely random (1)", ExtraTreesClassifier(max_features=1))):
+        forest.set_params(n_estimators=args.trees, n_jobs=args.n_jobs, random_state=args.seed)
+        seconds, trees = {"row": np.inf, "column": np.inf}, {}
+        for _ in range(args.repeats):
+            for order, gather in gathers.items():
+                took, fitted = best_time(lambda: forest.fit(gather(), y[rows]), 1)
+                seconds[order] = min(seconds[order], took)
+                trees[order] = fitted.estimators_
+        print(f"{name:<26}{seconds['row']:>12.2f}{seconds['column']:>15.2f}"
+              f"{seconds['column'] / seconds['row']:>7.2f}  "
+              f"{same_trees(trees['row'], trees['column'])}")
 
 
 def accuracies_on_copied_rows(forest, X, y, source):
@@ -63,8 +97,8 @@ def accuracies_on_copied_rows(forest, X, y, source):
 
 
 def scoring(X, y, args):
-    """Measurement 1: ``tree_accuracies`` against ``accuracies_on_copied_rows``."""
-    print(f"\n1. scoring {args.trees} trees on their {len(y)} training rows")
+    """Measurement 2: ``tree_accuracies`` against ``accuracies_on_copied_rows``."""
+    print(f"\n2. scoring {args.trees} trees on their {len(y)} training rows")
     print(f"{'forest':<34}{'copied rows s':>14}{'ours s':>8}{'ratio':>7}  equal")
     for name, forest, source in (
             ("random forest, train", RandomForestClassifier(max_features="sqrt"), "train"),
@@ -85,10 +119,9 @@ def scoring(X, y, args):
               f"{seconds['copied'] / seconds['ours']:>7.1f}  {np.array_equal(reference, ours)}")
 
 
-def level_cost(X, y, args):
-    """Measurement 2: one level of one forest of each kind, DF, WDF and WDF-oob."""
+def level_cost(X, y, folds, args):
+    """Measurement 3: one level of one forest of each kind, DF, WDF and WDF-oob."""
     n_classes = int(y.max()) + 1
-    folds = fold_ids(y, args.folds, args.seed)
     seeds = np.random.RandomState(args.seed).randint(2**31 - 1, size=args.folds)
     settings = {"DF": dict(weighting="none"),
                 "WDF": dict(weighting="accuracy", accuracy_source="train"),
@@ -103,7 +136,7 @@ def level_cost(X, y, args):
     for _ in range(args.repeats):
         for name, options in settings.items():
             seconds[name] = min(seconds[name], best_time(lambda: level(options), 1)[0])
-    print(f"\n2. one level: 1 random forest + 1 completely-random forest, {args.folds} folds, "
+    print(f"\n3. one level: 1 random forest + 1 completely-random forest, {args.folds} folds, "
           f"{args.n_jobs} thread(s)")
     print(f"{'method':<10}{'seconds':>9}{'ratio to DF':>13}")
     for name in settings:
@@ -133,8 +166,11 @@ def main():
         X = np.ascontiguousarray(scanner.fit_transform(X, y))
     print(f"{args.dataset}: {X.shape[0]} rows x {X.shape[1]} features, {args.trees} trees, "
           f"best of {args.repeats}")
+    level_input = np.asfortranarray(X)   # a level's input is column-major (cascade._LevelInput)
+    folds = fold_ids(y, args.folds, args.seed)
+    fold_order(level_input, y, folds, args)
     scoring(X, y, args)
-    level_cost(np.asfortranarray(X), y, args)
+    level_cost(level_input, y, folds, args)
 
 
 if __name__ == "__main__":

@@ -3,10 +3,11 @@ and the choice of level (Algorithm 1 line 18), and independence of ``n_jobs``.""
 
 import numpy as np
 import pytest
+from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
 from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.cascade_members import fold_ids
+from forestrepro.ensembles.cascade_members import fold_ids, rows_in_columns
 
 from cascade_helpers import blobs, recording
 
@@ -50,6 +51,20 @@ def test_no_member_classifies_a_row_it_was_grown_on(record, weighting, source):
             # each training row gets its class vector from exactly one fold model
             assert set().union(*held_out) == train_ids
             assert sum(map(len, held_out)) == len(y)
+
+
+def test_fold_rows_are_gathered_in_column_major_order():
+    X = np.asfortranarray(np.arange(5 * 2500, dtype=np.float32).reshape(5, 2500))
+    for rows in (np.array([True, False, True, True, False]), np.array([4, 0, 2])):
+        got = rows_in_columns(X, rows)     # 2,500 columns: three blocks of 1,024
+        assert got.flags.f_contiguous and got.dtype == np.float32
+        np.testing.assert_array_equal(got, X[rows])
+    # and scikit-learn grows the same trees from either order
+    X, y = blobs(120, n_features=30)
+    rows = np.arange(len(y)) % 3 != 0
+    forests = [RandomForestClassifier(5, random_state=0).fit(data, y[rows])
+               for data in (X[rows], rows_in_columns(X, rows))]
+    np.testing.assert_array_equal(*(forest.predict_proba(X) for forest in forests))
 
 
 def test_out_of_fold_accuracy_is_chance_on_random_labels():

@@ -87,6 +87,20 @@ def fold_mean(models, X, n_classes):
     return total
 
 
+def rows_in_columns(X, rows, block=1024):
+    """``X[rows]`` in column-major (Fortran) order, gathered ``block`` columns at a time.
+
+    At each node a tree's splitter reads one feature of the node's rows. With each feature's
+    rows side by side in memory, scikit-learn's random forests grow the same trees about a
+    quarter faster on a scanned data set's cascade input (22,180 columns on MNIST) than from
+    the row-major copy ``X[rows]`` (``benchmarks/cascade_level.md``).
+    """
+    out = np.empty((len(X[rows, :1]), X.shape[1]), dtype=X.dtype, order="F")
+    for start in range(0, X.shape[1], block):
+        out[:, start:start + block] = X[rows, start:start + block]
+    return out
+
+
 def cross_fit(template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep=True):
     """Grow one member per fold on the other folds' rows (WDF Sec. 1, Fig. 3).
 
@@ -101,7 +115,7 @@ def cross_fit(template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep
     models, accuracies = [], []
     for k, seed in enumerate(seeds):
         held_out = folds == k
-        model = seeded(template, seed).fit(X[~held_out], y_encoded[~held_out])
+        model = seeded(template, seed).fit(rows_in_columns(X, ~held_out), y_encoded[~held_out])
         train[held_out] = class_vectors(model, X[held_out], n_classes)
         if X_test is not None:
             test += class_vectors(model, X_test, n_classes) / len(seeds)

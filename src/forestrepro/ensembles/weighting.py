@@ -91,7 +91,7 @@ def tree_accuracies(forest, X, y_encoded, source="train", n_jobs=None):
         raise ValueError(f"source must be one of {ACCURACY_SOURCES}, got {source!r}")
     if source == "oob" and not forest.bootstrap:
         raise ValueError("accuracy source 'oob' needs a forest grown with bootstrap=True")
-    X = np.ascontiguousarray(X, dtype=np.float32)
+    X = np.asarray(X, dtype=np.float32)   # any memory order: a tree reads a few values a row
     n_samples = X.shape[0]
     in_bag = forest.estimators_samples_ if source == "oob" else None
 
@@ -127,7 +127,7 @@ def weighted_proba(trees, weights, X, n_jobs=None):
     Summed in chunks of trees (``sum_over_tree_chunks``), so the result does not depend on
     ``n_jobs``; memory stays at a few ``(n_samples, n_classes)`` arrays.
     """
-    X = np.ascontiguousarray(X, dtype=np.float32)
+    X = np.asarray(X, dtype=np.float32)   # any memory order: a tree reads a few values a row
 
     def chunk_sum(start, stop):
         total = weights[start] * trees[start].predict_proba(X, check_input=False)
