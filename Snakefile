@@ -20,6 +20,6 @@ include: "workflow/rules/report.smk"
 
 rule all:
     input:
-        f"{RESULTS}/report/{TAG}/index.md",
-        f"{RESULTS}/report/{TAG}/index.html",
+        f"{REPORT_DIR}/index.md",
+        f"{REPORT_DIR}/index.html",
     default_target: True

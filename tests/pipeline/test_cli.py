@@ -60,7 +60,7 @@ def test_plan_lists_jobs_and_tag(capsys):
 
 
 def test_sweep_gives_one_config_per_value():
-    from forestrepro.cli import _sweep_configs
+    from forestrepro.runner import _sweep_configs
 
     config = {"name": "rf", "estimator": "textbook_rf", "params": {"n_estimators": 100, "voting": "majority"}, "grid": {}}
     swept = _sweep_configs(config, {"param": "params.n_estimators", "values": [1, 10]})

@@ -4,7 +4,14 @@ import json
 
 import pytest
 
-from forestrepro.config import ConfigError, compose_config, compute_tag, plan_jobs, write_job_specs
+from forestrepro.config import (
+    ConfigError,
+    compose_config,
+    compute_tag,
+    plan_jobs,
+    write_job_specs,
+)
+from forestrepro.record import spec_digest
 
 
 def test_quick_profile_composes_with_every_dataset():
@@ -83,7 +90,10 @@ def test_tags_separate_ablations_from_paper_settings():
 def test_job_specs_are_written_once(tmp_path):
     cfg = compose_config()
     jobs = write_job_specs(cfg, "quick", tmp_path)
-    assert jobs == plan_jobs(cfg)
+    assert [j.path for j in jobs] == [j.path for j in plan_jobs(cfg)]
+    for job in jobs:  # each job carries the digest of the spec it wrote (its record's key)
+        written = json.loads((tmp_path / "runs" / "quick" / "specs" / f"{job.path}.json").read_text())
+        assert job.spec_digest == spec_digest(written)
     main = cfg["paper"]["brf"]["experiments"]["main"]
     brf_main = [j for j in jobs if j.paper == "brf" and j.experiment == "main"]
     assert len(brf_main) == len(main["methods"]) * len(main["datasets"])

@@ -72,7 +72,7 @@ def test_scanning_a_job_whose_data_is_not_scanned_is_a_clear_error(tmp_path, cap
 
 @pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")
 def test_the_workflow_scans_once_and_the_cascade_jobs_read_the_scan(tmp_path):
-    runs = [f"results/runs/tiny/wdf/main/{m}/letter.parquet" for m in CASCADES]
+    runs = [f"results/runs/tiny/wdf/main/{m}/letter.csv" for m in CASCADES]
     overrides = "overrides=[" + ",".join(f'"{o}"' for o in SCANNED_LETTER) + "]"
     proc = subprocess.run(
         [SNAKEMAKE, *runs, "--snakefile", str(REPO / "Snakefile"), "--directory", str(tmp_path),
@@ -90,5 +90,5 @@ def test_the_workflow_scans_once_and_the_cascade_jobs_read_the_scan(tmp_path):
         log = tmp_path / "results" / "logs" / "tiny" / "train" / "wdf" / "main" / method / "letter.log"
         assert "kept window" not in log.read_text(), f"{method} scanned again"
         assert "another job is scanning" not in log.read_text()
-        row = pd.read_parquet(tmp_path / run).iloc[0]
+        row = pd.read_csv(tmp_path / run).iloc[0]
         assert row["scan_seconds"] == scan["scan_seconds"] and row["split_seed"] == scan["split_seed"]

@@ -87,11 +87,11 @@ def test_interrupted_run_resumes_without_redoing_finished_jobs(tmp_path):
     proc = snakemake(tmp_path, "--cores", "1", background=True)
     runs = tmp_path / "results" / "runs" / "tiny" / "brf" / "main"
     deadline = time.time() + 240
-    while time.time() < deadline and len(list(runs.glob("*/*.parquet"))) < 2:
+    while time.time() < deadline and len(list(runs.glob("*/*.csv"))) < 2:
         time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(timeout=60)
-    finished = {p: p.stat().st_mtime_ns for p in runs.glob("*/*.parquet")}
+    finished = {p: p.stat().st_mtime_ns for p in runs.glob("*/*.csv")}
     assert finished, "no job finished before the interruption"
     snakemake(tmp_path, "--cores", "2")
     assert (tmp_path / "results" / "report" / "tiny" / "index.md").exists()
@@ -116,7 +116,7 @@ def test_partial_report_is_made_from_the_finished_jobs(finished_run, tmp_path):
 
     workdir = tmp_path / "partial"
     shutil.copytree(finished_run, workdir, symlinks=True)
-    unfinished = workdir / "results" / "runs" / "tiny" / "brf" / "main" / "svm" / "sonar.parquet"
+    unfinished = workdir / "results" / "runs" / "tiny" / "brf" / "main" / "svm" / "sonar.csv"
     unfinished.unlink()
     snakemake(workdir, "partial=true", "--cores", "1")
     assert not unfinished.exists()  # a partial report runs no job
@@ -125,6 +125,6 @@ def test_partial_report_is_made_from_the_finished_jobs(finished_run, tmp_path):
     complete = (finished_run / "results" / "report" / "tiny" / "index.md").read_text()
     assert "Partial report:" not in complete
     plan = snakemake(workdir, "--cores", "1", "--dry-run").stdout  # a full run then completes it
-    assert "results/runs/tiny/brf/main/svm/sonar.parquet" in plan and "rule report" in plan
+    assert "results/runs/tiny/brf/main/svm/sonar.csv" in plan and "rule report" in plan
     proc = snakemake(workdir, "partial=maybe", "--cores", "1", "--dry-run", check=False)
     assert proc.returncode != 0 and "partial must be true or false" in proc.stdout + proc.stderr

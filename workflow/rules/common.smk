@@ -1,11 +1,20 @@
 # Compose the Hydra configuration, name the results (tag), and write one specification file
 # per data set, job and table. Specifications are rewritten only when their content changes,
 # so an unchanged rerun does nothing and a changed setting reruns only what it touches.
+#
+# Whether a training job is finished is decided from its committed run record, by content
+# (forestrepro.record.currency): a record whose spec digest and library files match is
+# current, on any machine and whatever the files' times or Snakemake's metadata, and the
+# train rule does not even match its path (PENDING_JOBS), so Snakemake reads it as a source
+# file. A stale record gets a marker input (rule stale_record) that makes Snakemake rerun
+# that job, and only it.
 
 import os
+import re
 import sys
 
 from forestrepro.config import ConfigError, compose_config, compute_tag, write_job_specs
+from forestrepro.record import FileHashes, record_status
 
 RESULTS = "results"
 FIGURES = "figures"
@@ -63,10 +72,28 @@ def method_resources(method, key, default):
     return CFG["method"][method].get("resources", {}).get(key, default)
 
 
-def scan_of_job(wildcards):
-    """The record of the scan step that a train job reads (none if its data is not scanned)."""
-    job = JOB_BY_PATH.get(f"{wildcards.paper}/{wildcards.experiment}/{wildcards.method}/{wildcards.dataset}")
-    return [ancient(f"{RESULTS}/runs/{TAG}/scans/{job.scan}.json")] if job and job.scan else []
+def record_of(job):
+    """The CSV of ``job``'s run record (its provenance JSON sits beside it)."""
+    return f"{RESULTS}/runs/{TAG}/{job.path}.csv"
+
+
+_HASHES = FileHashes()
+RECORDS = {job.path: record_status(record_of(job), job.spec_digest, _HASHES) for job in JOBS}
+# The jobs the train rule may run: every job whose record is missing or stale.
+PENDING_JOBS = "|".join(re.escape(path) for path, status in RECORDS.items() if not status.current) or "(?!)"
+
+
+def train_inputs(wildcards):
+    """A pending train job's inputs: its spec, data and scan record, and for a stale record
+    the marker that says why it reruns."""
+    job = JOB_BY_PATH[wildcards.job]
+    status = RECORDS[job.path]
+    inputs = {"spec": f"{RESULTS}/runs/{TAG}/specs/{job.path}.json", "data": f"{RESULTS}/data/{job.dataset}.parquet"}
+    if job.scan:  # ancient(): a scan step run on its own after the job finished does not rerun it
+        inputs["scan"] = ancient(f"{RESULTS}/runs/{TAG}/scans/{job.scan}.json")
+    if status.state == "stale":
+        inputs["stale"] = f"{RESULTS}/logs/{TAG}/stale/{job.path}.txt"
+    return inputs
 
 
 def runs_of_table(paper, table):
@@ -80,13 +107,14 @@ def runs_of_figure(paper, figure):
 
 
 def runs_of_experiment(paper, experiment):
-    """The run files of the experiment's jobs; with ``partial``, only those already written."""
-    runs = [
-        f"{RESULTS}/runs/{TAG}/{job.path}.parquet"
-        for job in JOBS
-        if job.paper == paper and job.experiment == experiment
-    ]
-    return [run for run in runs if os.path.exists(run)] if PARTIAL else runs
+    """The records of the experiment's jobs; with ``partial``, only the current ones."""
+    jobs = [job for job in JOBS if job.paper == paper and job.experiment == experiment]
+    return [record_of(job) for job in jobs if RECORDS[job.path].current or not PARTIAL]
+
+
+def provenance_of(run):
+    """The provenance JSON beside a record's CSV."""
+    return run.removesuffix(".csv") + ".provenance.json"
 
 
 if PARTIAL:  # a table or figure with no finished run is left out of a partial report
@@ -95,4 +123,25 @@ if PARTIAL:  # a table or figure with no finished run is left out of a partial r
     PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if runs_of_figure(p, f)]
     if not TABLES:
         sys.exit(f"forestrepro: --config partial=true, but no job of tag '{TAG}' has finished yet")
-    FINISHED_RUNS = sum(os.path.exists(f"{RESULTS}/runs/{TAG}/{job.path}.parquet") for job in JOBS)
+    FINISHED_RUNS = sum(RECORDS[job.path].current for job in JOBS)
+
+# The jobs whose records the report shows: those of the experiments its tables and figures read.
+_REPORTED = sorted({(p, CFG["paper"][p]["tables"][t]["experiment"]) for p, t in TABLES}
+                   | {(p, CFG["paper"][p]["figures"][f]["experiment"]) for p, f in PAPER_FIGURES})
+REPORTED_JOBS = [job for job in JOBS if (job.paper, job.experiment) in _REPORTED]
+REPORTED_RUNS = sorted({run for p, e in _REPORTED for run in runs_of_experiment(p, e)})
+
+# Where the report goes: results/report/<tag>/, or --config report_dir=... (the committed
+# reports, results/report/paper/<name>/, see results/report/paper/reports.yaml). A report
+# under results/report/paper/ is committed: it refuses records made from a dirty tree.
+REPORT_DIR = str(config.get("report_dir") or f"{RESULTS}/report/{TAG}").rstrip("/")
+COMMITTED_REPORT = os.path.normpath(REPORT_DIR).startswith(os.path.join(RESULTS, "report", "paper") + os.sep)
+
+# records_only=true (make report): the report must come from current records alone.
+if str(config.get("records_only", False)).lower() == "true":
+    _not_current = [f"{job.path} ({RECORDS[job.path].state}{': ' + RECORDS[job.path].reason if RECORDS[job.path].reason else ''})"
+                    for job in REPORTED_JOBS if not RECORDS[job.path].current]
+    if _not_current:
+        sys.exit(f"forestrepro: records_only=true, but {len(_not_current)} of the report's {len(REPORTED_JOBS)} "
+                 "records are missing or stale:\n  " + "\n  ".join(_not_current[:20])
+                 + ("\n  ..." if len(_not_current) > 20 else ""))

@@ -59,11 +59,11 @@ rule report:
         figure_specs=[f"{RESULTS}/runs/{TAG}/specs/{p}/{f}.figure.json" for p, f in PAPER_FIGURES],
         figure_claims=[f"{FIGURES}/{TAG}/{p}_{f}.claims.json" for p, f in PAPER_FIGURES],
         dataset_specs=[f"{RESULTS}/data/specs/{d}.json" for d in DATASETS],
-        data_provenance=[f"{RESULTS}/data/{d}.provenance.json" for d in DATASETS],
+        records=[provenance_of(run) for run in REPORTED_RUNS],
     output:
-        md=f"{RESULTS}/report/{TAG}/index.md",
+        md=f"{REPORT_DIR}/index.md",
         html=report(
-            f"{RESULTS}/report/{TAG}/index.html",
+            f"{REPORT_DIR}/index.html",
             caption="../report/report.rst",
             category="Report",
         ),
@@ -71,7 +71,9 @@ rule report:
         f"{RESULTS}/logs/{TAG}/report.log",
     params:
         stems=[f"{RESULTS}/tables/{TAG}/{p}_{t}" for p, t in TABLES],
+        jobs=len(REPORTED_JOBS),
         partial=f"--partial-runs {FINISHED_RUNS} {len(JOBS)}" if PARTIAL else "",
+        committed="--committed" if COMMITTED_REPORT else "",
     threads: 1
     resources:
         mem_mb=1000,
@@ -79,5 +81,5 @@ rule report:
     shell:
         "{FORESTREPRO} report --tag {TAG} --tables {params.stems} --table-specs {input.table_specs}"
         " --figures-dir {FIGURES}/{TAG} --paper-figures {input.paper_figures} --figure-specs {input.figure_specs}"
-        " --dataset-specs {input.dataset_specs}"
-        " --data-provenance {input.data_provenance} --out-dir {RESULTS}/report/{TAG} {params.partial} 2> {log}"
+        " --dataset-specs {input.dataset_specs} --records {input.records} --jobs {params.jobs}"
+        " --out-dir {REPORT_DIR} {params.partial} {params.committed} 2> {log}"

@@ -1,26 +1,50 @@
 # One job per (paper, experiment, method, data set); its folds, repeats, inner model selection
-# and sweep values run inside.
+# and sweep values run inside. It writes the job's run record (CSV + provenance JSON,
+# forestrepro.record), which is committed for the tags of the committed reports.
 # Seeds derive from (root seed, paper, method, data set, fold), so neither job order nor
 # --cores changes a number. A job on a scanned data set (WDF's SEMG and MNIST) waits for its
-# scan step (rules/scan.smk) and reads the scan from results/cache/scans. The scan's record
-# is ancient(): a scan step run on its own after the jobs finished (it finds the scan stored)
-# does not make them rerun.
+# scan step (rules/scan.smk) and reads the scan from results/cache/scans.
+# A job whose record is current is finished: this rule does not match its record's path
+# (PENDING_JOBS, common.smk), so nothing reruns it; delete a record to recompute it.
 
 
 rule train:
     input:
-        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{experiment}}/{{method}}/{{dataset}}.json",
-        data=f"{RESULTS}/data/{{dataset}}.parquet",
-        scan=scan_of_job,
+        unpack(train_inputs),
     output:
-        runs=f"{RESULTS}/runs/{TAG}/{{paper}}/{{experiment}}/{{method}}/{{dataset}}.parquet",
-        provenance=f"{RESULTS}/runs/{TAG}/{{paper}}/{{experiment}}/{{method}}/{{dataset}}.provenance.json",
+        runs=f"{RESULTS}/runs/{TAG}/{{job}}.csv",
+        provenance=f"{RESULTS}/runs/{TAG}/{{job}}.provenance.json",
     log:
-        f"{RESULTS}/logs/{TAG}/train/{{paper}}/{{experiment}}/{{method}}/{{dataset}}.log",
+        f"{RESULTS}/logs/{TAG}/train/{{job}}.log",
+    wildcard_constraints:
+        job=PENDING_JOBS,
+    params:
+        spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{wc.job}.json",
+        data=lambda wc: f"{RESULTS}/data/{JOB_BY_PATH[wc.job].dataset}.parquet",
     threads: 4
     resources:
-        mem_mb=lambda wc: method_resources(wc.method, "mem_mb", 2000),
-        runtime=lambda wc: method_resources(wc.method, "runtime_min", 60),
+        mem_mb=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "mem_mb", 2000),
+        runtime=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "runtime_min", 60),
     shell:
-        "{FORESTREPRO} train --spec {input.spec} --data {input.data} --out {output.runs}"
+        "{FORESTREPRO} train --spec {params.spec} --data {params.data} --out {output.runs}"
         " --threads {threads} 2> {log}"
+
+
+# Why a stale record reruns: a note that exists only while its job runs (temp), so the next
+# change makes a new one.
+rule stale_record:
+    output:
+        temp(f"{RESULTS}/logs/{TAG}/stale/{{job}}.txt"),
+    log:
+        f"{RESULTS}/logs/{TAG}/stale/{{job}}.log",
+    params:
+        reason=lambda wc: RECORDS[wc.job].reason,
+    wildcard_constraints:
+        job="[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=100,
+        runtime=1,
+    shell:
+        "echo 'record of {wildcards.job} is stale:' {params.reason:q} | tee {output} > {log}"

@@ -7,10 +7,25 @@ priorities and our priority dive), ``solver`` (the public ``solve``), ``approach
 presets), ``experiment`` (one job: one instance, every approach).
 """
 
-from .approaches import APPROACHES, PAPER_COLUMN
-from .experiment import run_instance
-from .instances import Instance, build_instance
-from .solver import Result, majority_vote, solve
+from .._lazy import lazy_exports
 
-__all__ = ["APPROACHES", "PAPER_COLUMN", "Instance", "Result", "build_instance", "majority_vote", "run_instance",
-           "solve"]
+__all__ = [
+    "APPROACHES",
+    "PAPER_COLUMN",
+    "Instance",
+    "Result",
+    "build_instance",
+    "majority_vote",
+    "run_instance",
+    "solve",
+]
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "APPROACHES": "approaches",
+    "PAPER_COLUMN": "approaches",
+    "run_instance": "experiment",
+    "Instance": "instances",
+    "build_instance": "instances",
+    "Result": "solver",
+    "majority_vote": "solver",
+    "solve": "solver",
+})

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..io import write_text_if_changed
+from ..record.store import spec_digest
 from .compose import ConfigError, dump_yaml
 
 TAG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -31,6 +32,7 @@ class JobSpec:
     method: str
     dataset: str
     scan: str | None = None  # the scan step it reads (``scan_name``), set by write_job_specs
+    spec_digest: str | None = None  # ``record.spec_digest`` of its spec, set by write_job_specs
 
     @property
     def path(self) -> str:
@@ -125,7 +127,7 @@ def figure_spec_path(results: Path, tag: str, paper: str, figure: str) -> Path:
 
 def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> list[JobSpec]:
     """Write the resolved config, one spec per data set, job and table; return the jobs,
-    each with the scan step it reads (``scan_name``).
+    each with the scan step it reads (``scan_name``) and its spec's digest.
 
     Files are rewritten only when their content changes (see module docstring).
     """
@@ -154,7 +156,7 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
             "dataset_options": pcfg.get("dataset_options", {}).get(job.dataset, {}),
         }
         write_text_if_changed(job_spec_path(results, tag, job), _dump(spec))
-        jobs.append(replace(job, scan=scan_name(spec)))
+        jobs.append(replace(job, scan=scan_name(spec), spec_digest=spec_digest(spec)))
     for paper in cfg["papers"]:
         pcfg = cfg["paper"][paper]
         for table, tcfg in pcfg["tables"].items():

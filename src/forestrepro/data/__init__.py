@@ -5,12 +5,7 @@ Public API: ``DatasetError``, ``list_datasets``, ``load_spec``, ``load_dataset``
 ``LoadedDataset``, ``write_dataset``, ``read_dataset``, ``apply_paper_target``, ``fetch``.
 """
 
-from .errors import DatasetError
-from .fetch_rule import fetch
-from .loader import LoadedDataset, load_dataset
-from .registry import list_datasets, load_spec
-from .store import read_dataset, write_dataset
-from .targets import apply_paper_target
+from .._lazy import lazy_exports
 
 __all__ = [
     "DatasetError",
@@ -23,3 +18,14 @@ __all__ = [
     "read_dataset",
     "write_dataset",
 ]
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "DatasetError": "errors",
+    "fetch": "fetch_rule",
+    "LoadedDataset": "loader",
+    "load_dataset": "loader",
+    "list_datasets": "registry",
+    "load_spec": "registry",
+    "read_dataset": "store",
+    "write_dataset": "store",
+    "apply_paper_target": "targets",
+})

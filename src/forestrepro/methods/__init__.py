@@ -5,9 +5,25 @@ A method turns its configuration (``conf/method/*.yaml``: fixed ``params`` and a
 cross-validation searches. ``build_method`` looks one up by its ``estimator`` key.
 """
 
-from .base import Method, MethodConfigError
-from .baselines import KNN, SVMRbf, TextbookRF
-from .cascades import CascadeForest
-from .registry import METHODS, build_method
+from .._lazy import lazy_exports
 
-__all__ = ["CascadeForest", "KNN", "METHODS", "Method", "MethodConfigError", "SVMRbf", "TextbookRF", "build_method"]
+__all__ = [
+    "KNN",
+    "METHODS",
+    "CascadeForest",
+    "Method",
+    "MethodConfigError",
+    "SVMRbf",
+    "TextbookRF",
+    "build_method",
+]
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "Method": "base",
+    "MethodConfigError": "base",
+    "KNN": "baselines",
+    "SVMRbf": "baselines",
+    "TextbookRF": "baselines",
+    "CascadeForest": "cascades",
+    "METHODS": "registry",
+    "build_method": "registry",
+})

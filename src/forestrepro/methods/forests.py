@@ -7,21 +7,23 @@ samples, feature draws and threshold scanning; ``params`` are the estimators' ow
 
 from __future__ import annotations
 
-from ..ensembles.biau import Biau12ForestClassifier
-from ..ensembles.brf import BanzhafForestClassifier, GainRatioForestClassifier
-from ..ensembles.credal import BreimanForestClassifier, CredalForestClassifier
-from ..ensembles.empirical_error_rf import EmpiricalErrorForestClassifier
-from ..ensembles.rcrf import RCRFClassifier
+from importlib import import_module
+
 from .base import Method
 
 
 class _ForestMethod(Method):
-    """A bagged forest with fixed parameters (no inner search)."""
+    """A bagged forest with fixed parameters (no inner search).
 
-    estimator_class: type
+    ``estimator_class`` is ``"<module of forestrepro.ensembles>:<class>"``, imported when the
+    method builds its first estimator, so a job imports only its own forest's code."""
+
+    estimator_class: str
 
     def estimator(self, random_state: int):
-        return self.estimator_class(random_state=random_state, **self.params)
+        module, name = self.estimator_class.split(":")
+        cls = getattr(import_module(f"..ensembles.{module}", __package__), name)
+        return cls(random_state=random_state, **self.params)
 
     def param_grid(self, n_features: int) -> dict[str, list]:
         return {}
@@ -31,21 +33,21 @@ class BreimanRF(_ForestMethod):
     """RF (Breiman 2001): Gini, m = log2(M) features per node, fully grown trees."""
 
     key = "breiman_rf"
-    estimator_class = BreimanForestClassifier
+    estimator_class = "credal:BreimanForestClassifier"
 
 
 class CredalRF(_ForestMethod):
     """CRF (Abellán, Mantas, Castellano 2017): credal trees split by imprecise information gain."""
 
     key = "credal_rf"
-    estimator_class = CredalForestClassifier
+    estimator_class = "credal:CredalForestClassifier"
 
 
 class RCRF(_ForestMethod):
     """RCRF (Guan, Pang, Liang 2019, Algorithms 1-2): a random priority class per tree."""
 
     key = "rcrf"
-    estimator_class = RCRFClassifier
+    estimator_class = "rcrf:RCRFClassifier"
 
 
 class EmpiricalErrorRF(_ForestMethod):
@@ -53,7 +55,7 @@ class EmpiricalErrorRF(_ForestMethod):
     at the threshold of least empirical (training) error, fully grown trees, majority vote."""
 
     key = "empirical_error_rf"
-    estimator_class = EmpiricalErrorForestClassifier
+    estimator_class = "empirical_error_rf:EmpiricalErrorForestClassifier"
 
 
 class _SearchedForest(_ForestMethod):
@@ -69,7 +71,7 @@ class GainRatioRF(_SearchedForest):
 
     key = "gain_ratio_rf"
     grid_keys = frozenset({"h_offset"})
-    estimator_class = GainRatioForestClassifier
+    estimator_class = "brf:GainRatioForestClassifier"
 
 
 class BanzhafRF(_SearchedForest):
@@ -78,7 +80,7 @@ class BanzhafRF(_SearchedForest):
 
     key = "banzhaf_rf"
     grid_keys = frozenset({"h_offset", "max_coalition"})
-    estimator_class = BanzhafForestClassifier
+    estimator_class = "brf:BanzhafForestClassifier"
 
 
 class Biau12(_SearchedForest):
@@ -87,4 +89,4 @@ class Biau12(_SearchedForest):
 
     key = "biau12"
     grid_keys = frozenset({"h_offset"})
-    estimator_class = Biau12ForestClassifier
+    estimator_class = "biau:Biau12ForestClassifier"

@@ -1,21 +1,39 @@
-"""Look a method class up by the ``estimator`` key of its configuration."""
+"""Look a method class up by the ``estimator`` key of its configuration.
+
+Each method's module is imported only when a job builds that method, so a job's record
+depends on its own method's code and not on every method's (``record/provenance.py``).
+"""
 
 from __future__ import annotations
 
-from .base import Method, MethodConfigError
-from .baselines import KNN, SVMRbf, TextbookRF
-from .c2rf import C2RFApproach
-from .cascades import CascadeForest
-from .forests import RCRF, BanzhafRF, Biau12, BreimanRF, CredalRF, EmpiricalErrorRF, GainRatioRF
+from importlib import import_module
 
-METHODS: dict[str, type[Method] | type[C2RFApproach]] = {
-    cls.key: cls
-    for cls in (SVMRbf, KNN, TextbookRF, CascadeForest, BreimanRF, CredalRF, RCRF, GainRatioRF, BanzhafRF, Biau12,
-                EmpiricalErrorRF, C2RFApproach)
+from .base import Method, MethodConfigError
+
+# estimator key -> (module of forestrepro.methods, class)
+METHODS: dict[str, tuple[str, str]] = {
+    "svm_rbf": ("baselines", "SVMRbf"),
+    "knn": ("baselines", "KNN"),
+    "textbook_rf": ("baselines", "TextbookRF"),
+    "cascade_forest": ("cascades", "CascadeForest"),
+    "breiman_rf": ("forests", "BreimanRF"),
+    "credal_rf": ("forests", "CredalRF"),
+    "rcrf": ("forests", "RCRF"),
+    "gain_ratio_rf": ("forests", "GainRatioRF"),
+    "banzhaf_rf": ("forests", "BanzhafRF"),
+    "biau12": ("forests", "Biau12"),
+    "empirical_error_rf": ("forests", "EmpiricalErrorRF"),
+    "c2rf": ("c2rf", "C2RFApproach"),
 }
 
 
-def build_method(method_config: dict, options: dict | None = None) -> Method | C2RFApproach:
+def method_class(key: str) -> type:
+    """The class of estimator key ``key`` (imported on demand)."""
+    module, name = METHODS[key]
+    return getattr(import_module(f".{module}", __package__), name)
+
+
+def build_method(method_config: dict, options: dict | None = None) -> Method:
     """Instantiate the method of one ``conf/method/*.yaml`` entry, with a job's data set options."""
     key = method_config["estimator"]
     if key not in METHODS:
@@ -23,6 +41,6 @@ def build_method(method_config: dict, options: dict | None = None) -> Method | C
             f"method '{method_config.get('name', key)}': unknown estimator '{key}'; "
             f"valid: {sorted(METHODS)}"
         )
-    return METHODS[key](
+    return method_class(key)(
         method_config["name"], method_config.get("params", {}), method_config.get("grid", {}), options
     )

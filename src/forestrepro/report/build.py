@@ -7,56 +7,80 @@ report directory stands alone (``results/report/paper/`` is committed as it is m
 from __future__ import annotations
 
 import json
-import platform
+import os
 import shutil
-import subprocess
-from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
 
 from ..io import write_text_atomic
-from .document import Bullets, Document, Figure, Heading, Paragraph, Table, to_html, to_markdown
 from .claims import evaluate_claim
+from .document import (
+    Bullets,
+    Document,
+    Figure,
+    Heading,
+    Paragraph,
+    Table,
+    to_html,
+    to_markdown,
+)
 from .tables import format_cell
 
-PACKAGES = ("forestrepro", "numpy", "pandas", "scipy", "scikit-learn", "numba", "openml", "hydra-core", "snakemake", "highspy")
+
+class DirtyRecordError(ValueError):
+    """A committed report was asked to rest on records made from a tree with uncommitted changes."""
 
 
-def _git_commit() -> str:
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
-        return commit + (" (with uncommitted changes)" if dirty.strip() else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown (not a git checkout)"
+def _counted(values) -> str:
+    """``a (3), b (1)``: distinct values, most frequent first, then by value."""
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return ", ".join(f"{v} ({n})" for v, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def _versions() -> str:
-    found = []
-    for name in PACKAGES:
-        try:
-            found.append(f"{name} {metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            continue
-    return ", ".join(found)
+def provenance_block(tag: str, records: list[dict], n_jobs: int) -> list:
+    """Where the report's numbers come from: its run records' commits, trees, code, machines.
 
-
-def provenance_block(tag: str) -> list:
-    """Who made this report: commit, date, machine, versions."""
-    return [
-        Heading("Provenance"),
-        Bullets(
-            (
-                f"tag: `{tag}` (the resolved configuration is `results/runs/{tag}/config.yaml`)",
-                f"commit: {_git_commit()}",
-                f"made: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
-                f"machine: {platform.node()} ({platform.machine()}, {platform.system()} {platform.release()}), Python {platform.python_version()}",
-                f"packages: {_versions()}",
-            )
-        ),
+    Everything here is read from the records, nothing from the moment or machine the report
+    is made on, so rebuilding the report from the same records gives the same bytes."""
+    dirty = [r["job"] for r in records if r["git"].get("clean") is not True]
+    times = sorted(r["made"] for r in records)
+    packages = [", ".join(f"{k} {v}" for k, v in sorted(r["environment"]["packages"].items())) for r in records]
+    items = [
+        (f"tag: {tag}; {len(records)} run records of the {n_jobs} jobs, under results/runs/{tag}/ "
+         "(each job's rows in <job>.csv, its spec, code, data and machine in <job>.provenance.json)"),
+        "commits the records were made at: " + (_counted(str(r["git"].get("commit")) for r in records) or "none"),
+        ("trees: every record was made from a clean tree" if not dirty else
+         f"trees: {len(dirty)} records were made from a tree with uncommitted changes: " + ", ".join(dirty)),
+        "library code: " + _counted(r["code"]["digest"][:12] for r in records) + " (code digests)",
+        "records made: " + (f"{times[0]} to {times[-1]}" if times else "none"),
+        "machines: " + _counted(f"{r['environment']['machine']}, Python {r['environment']['python']}" for r in records),
+        "packages: " + _counted(packages),
     ]
+    return [Heading("Provenance"), Bullets(tuple(items))]
+
+
+def records_block(tag: str, records: list[dict], out_dir: Path) -> list:
+    """One row per run record, with a link to its rows: the per-fold values behind each cell."""
+    runs = Path("results") / "runs" / tag
+    rows = tuple(
+        (
+            r["job"],
+            f"[{r['job']}.csv]({_relative(runs / (r['job'] + '.csv'), out_dir)})",
+            str(r["rows"]),
+            str(r["git"].get("commit") or "?")[:10] + ("" if r["git"].get("clean") else " (dirty)"),
+            f"{r['wall_seconds']:.0f}",
+        )
+        for r in sorted(records, key=lambda r: r["job"])
+    )
+    return [Heading("Run records"), Table(("Job", "Record", "Rows", "Commit", "Wall s"), rows)] if rows else []
+
+
+def _relative(target: Path, out_dir: Path) -> str:
+    """``target`` (relative to the repository root) as seen from ``out_dir``."""
+    return os.path.relpath(target, out_dir).replace(os.sep, "/")
 
 
 def _fmt(value: float, digits: int = 4) -> str:
@@ -229,19 +253,41 @@ def paper_notes(spec: dict, dataset_specs: dict, data_provenance: dict) -> list[
     return notes + _dataset_notes(spec, dataset_specs, data_provenance)
 
 
+def data_provenance_of(records: list[dict]) -> dict:
+    """``{data set: provenance of its data}`` as the records say (the first job's, by name)."""
+    found: dict[str, dict] = {}
+    for record in sorted(records, key=lambda r: r["job"]):
+        found.setdefault(record["spec"]["dataset"], record["data"])
+    return found
+
+
 def build_report(
     tag: str,
     tables: list[tuple[Path, dict, Path | None]],
     figures: list[tuple[Path, dict]],
     dataset_specs: dict,
-    data_provenance: dict,
+    records: list[dict],
     out_dir: str | Path,
+    n_jobs: int,
     partial_runs: tuple[int, int] | None = None,
+    committed: bool = False,
 ) -> None:
     """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
-    and the papers' ``figures`` = [(png, spec)]. ``partial_runs`` = (finished, jobs) marks a
-    report made before every job had finished (``--config partial=true``)."""
+    and the papers' ``figures`` = [(png, spec)], from the run ``records`` (provenance dicts)
+    of the report's ``n_jobs`` jobs. ``partial_runs`` = (finished, jobs) marks a report made
+    before every job had finished (``--config partial=true``). A ``committed`` report refuses
+    records made from a tree with uncommitted changes. ``out_dir/figures`` ends up holding
+    exactly the figures the report shows."""
     out_dir = Path(out_dir)
+    if committed:
+        dirty = sorted(r["job"] for r in records if r["git"].get("clean") is not True)
+        if dirty:
+            raise DirtyRecordError(
+                f"a committed report ({out_dir}) cannot rest on records made from a tree with uncommitted "
+                f"changes (or outside git): {', '.join(dirty[:10])}{' ...' if len(dirty) > 10 else ''}; "
+                "commit the code and rerun those jobs")
+    data_provenance = data_provenance_of(records)
+    shutil.rmtree(out_dir / "figures", ignore_errors=True)
     doc = Document(f"forestrepro report: {tag}")
     doc.add(
         Paragraph(
@@ -290,6 +336,7 @@ def build_report(
     )
     if sources:
         doc.add(Heading("Data"), Bullets(sources))
-    doc.add(*provenance_block(tag))
+    doc.add(*provenance_block(tag, records, n_jobs))
+    doc.add(*records_block(tag, records, out_dir))
     write_text_atomic(out_dir / "index.md", to_markdown(doc))
     write_text_atomic(out_dir / "index.html", to_html(doc))

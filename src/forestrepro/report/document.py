@@ -7,7 +7,15 @@ A document is a list of blocks: ``Heading``, ``Paragraph``, ``Bullets``, ``Table
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
+
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def _html_text(text: str) -> str:
+    """Escaped ``text`` whose Markdown links ``[label](url)`` become HTML links."""
+    return _LINK.sub(r'<a href="\2">\1</a>', html.escape(str(text)))
 
 
 @dataclass(frozen=True)
@@ -84,10 +92,10 @@ def to_html(doc: Document) -> str:
         elif isinstance(block, Paragraph):
             body.append(f"<p>{esc(block.text)}</p>")
         elif isinstance(block, Bullets):
-            body.append("<ul>" + "".join(f"<li>{esc(i)}</li>" for i in block.items) + "</ul>")
+            body.append("<ul>" + "".join(f"<li>{_html_text(i)}</li>" for i in block.items) + "</ul>")
         elif isinstance(block, Table):
             head = "".join(f"<th>{esc(h)}</th>" for h in block.header)
-            rows = "".join("<tr>" + "".join(f"<td>{esc(str(c))}</td>" for c in r) + "</tr>" for r in block.rows)
+            rows = "".join("<tr>" + "".join(f"<td>{_html_text(c)}</td>" for c in r) + "</tr>" for r in block.rows)
             caption = f"<caption>{esc(block.caption)}</caption>" if block.caption else ""
             body.append(f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif isinstance(block, Figure):

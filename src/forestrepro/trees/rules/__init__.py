@@ -3,18 +3,7 @@ IIG), ``Midpoint``, ``BanzhafMidpoint`` (BRF, PBRF), ``StrongWeakMidpoint`` (Bia
 ``EmpiricalError`` (greedy misclassification), the label views, and the two kinds of
 plug-in (``CompiledSplitRule``, ``PythonSplitRule``)."""
 
-from forestrepro.trees.rules.banzhaf_rule import BanzhafMidpoint
-from forestrepro.trees.rules.base import (
-    CompiledSplitRule,
-    NodeView,
-    PythonSplitRule,
-    SplitRule,
-)
-from forestrepro.trees.rules.best_threshold import BestThreshold
-from forestrepro.trees.rules.biau import StrongWeakMidpoint
-from forestrepro.trees.rules.empirical_error import EmpiricalError
-from forestrepro.trees.rules.label_view import LabelView, OriginalLabels, PriorityClassView
-from forestrepro.trees.rules.midpoint import Midpoint
+from ..._lazy import lazy_exports
 
 __all__ = [
     "BanzhafMidpoint",
@@ -30,3 +19,17 @@ __all__ = [
     "SplitRule",
     "StrongWeakMidpoint",
 ]
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "BanzhafMidpoint": "banzhaf_rule",
+    "CompiledSplitRule": "base",
+    "NodeView": "base",
+    "PythonSplitRule": "base",
+    "SplitRule": "base",
+    "BestThreshold": "best_threshold",
+    "StrongWeakMidpoint": "biau",
+    "EmpiricalError": "empirical_error",
+    "LabelView": "label_view",
+    "OriginalLabels": "label_view",
+    "PriorityClassView": "label_view",
+    "Midpoint": "midpoint",
+})

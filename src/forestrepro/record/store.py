@@ -1,0 +1,58 @@
+"""Run records: one job's per-fold rows and the provenance that makes them auditable.
+
+A job ``<paper>/<experiment>/<method>/<dataset>`` of tag ``<tag>`` leaves two files under
+``results/runs/<tag>/``, both committed to git for every tag a committed report uses:
+
+- ``<job>.csv``: one row per fold, repeat or sample (metrics including raw MCC, seeds,
+  times, and for C2RF the solver status, bound and gap). Plain CSV, because a reader opens
+  it anywhere (GitHub renders it, ``git diff`` shows a changed row) and it is small; floats
+  are written with Python's shortest round-trip ``repr`` and read back exactly
+  (``read_rows``).
+- ``<job>.provenance.json``: the spec and its digest, the code digest and the file hashes
+  behind it, the commit and whether the tree was clean, the data's provenance, the
+  machine and package versions, the threads and wall time, and the SHA-256 of the CSV, so
+  a record edited by hand is detected (``record/currency.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from ..io import atomic_path, write_text_atomic
+
+FORMAT = 1  # the record format; a record of another format is stale
+
+
+def spec_digest(spec: dict) -> str:
+    """The SHA-256 of a job spec's canonical JSON (key order and spacing do not matter)."""
+    text = json.dumps(spec, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def provenance_path(rows_path: str | Path) -> Path:
+    return Path(rows_path).with_suffix(".provenance.json")
+
+
+def write_record(rows: pd.DataFrame, provenance: dict, rows_path: str | Path) -> dict:
+    """Write ``rows`` as CSV and ``provenance`` (completed with the format, the row count
+    and the CSV's SHA-256) beside it, both atomically; return the provenance written."""
+    text = rows.to_csv(index=False, lineterminator="\n")
+    with atomic_path(rows_path) as tmp:
+        tmp.write_bytes(text.encode())
+    full = {**provenance, "format": FORMAT, "rows": len(rows),
+            "rows_sha256": hashlib.sha256(text.encode()).hexdigest()}
+    write_text_atomic(provenance_path(rows_path), json.dumps(full, indent=2, sort_keys=True) + "\n")
+    return full
+
+
+def read_rows(rows_path: str | Path) -> pd.DataFrame:
+    """The rows of a record, with every float exactly as written."""
+    return pd.read_csv(rows_path)
+
+
+def read_provenance(rows_path: str | Path) -> dict:
+    return json.loads(provenance_path(rows_path).read_text(encoding="utf-8"))

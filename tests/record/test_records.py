@@ -1,0 +1,146 @@
+"""Run records: exact round trip, provenance, and currency decided by content alone."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from forestrepro.record import (
+    FileHashes,
+    git_state,
+    imported_code,
+    read_provenance,
+    read_rows,
+    record_status,
+    spec_digest,
+    write_record,
+)
+from forestrepro.record.provenance import code_digest
+
+
+@pytest.fixture
+def package(tmp_path):
+    """A stand-in library: two module files and their hashes."""
+    root = tmp_path / "pkg"
+    (root / "methods").mkdir(parents=True)
+    (root / "methods" / "a.py").write_text("A = 1\n")
+    (root / "methods" / "b.py").write_text("B = 2\n")
+    return root
+
+
+def _record(tmp_path, package, spec, files=("methods/a.py",)):
+    hashes = FileHashes(package)
+    code = {f: hashes(f) for f in files}
+    rows = pd.DataFrame({"fold": [0, 1], "accuracy": [0.1 + 0.2, 1 / 3], "best_params": ['{"C": 2.0}', None]})
+    path = tmp_path / "runs" / "p" / "e" / "m" / "d.csv"
+    write_record(rows, {"job": "p/e/m/d", "spec": spec, "spec_digest": spec_digest(spec),
+                        "code": {"digest": code_digest(code), "files": code}}, path)
+    return path
+
+
+def test_rows_round_trip_exactly(tmp_path):
+    rng = np.random.default_rng(0)
+    rows = pd.DataFrame({"x": rng.random(200) * 10.0 ** rng.integers(-8, 8, 200), "n": np.arange(200),
+                         "ok": rng.random(200) > 0.5, "name": ["a,b"] * 200})
+    path = tmp_path / "r.csv"
+    prov = write_record(rows, {"job": "j"}, path)
+    back = read_rows(path)
+    assert back["x"].to_numpy().tobytes() == rows["x"].to_numpy().tobytes()
+    assert back["n"].tolist() == rows["n"].tolist() and back["ok"].tolist() == rows["ok"].tolist()
+    assert back["name"].tolist() == rows["name"].tolist()
+    assert prov["rows"] == 200 and read_provenance(path)["rows_sha256"] == prov["rows_sha256"]
+
+
+def test_spec_digest_ignores_key_order_but_not_values():
+    assert spec_digest({"a": 1, "b": [1, 2]}) == spec_digest({"b": [1, 2], "a": 1})
+    assert spec_digest({"a": 1}) != spec_digest({"a": 2})
+
+
+def test_current_record(tmp_path, package):
+    path = _record(tmp_path, package, {"n_estimators": 100})
+    assert record_status(path, spec_digest({"n_estimators": 100}), FileHashes(package)).current
+
+
+def test_missing_record(tmp_path, package):
+    status = record_status(tmp_path / "none.csv", "x", FileHashes(package))
+    assert status.state == "missing"
+
+
+def test_changed_spec_makes_it_stale(tmp_path, package):
+    path = _record(tmp_path, package, {"n_estimators": 100})
+    status = record_status(path, spec_digest({"n_estimators": 500}), FileHashes(package))
+    assert status.state == "stale" and "spec" in status.reason
+
+
+def test_changed_code_it_ran_makes_it_stale_other_code_does_not(tmp_path, package):
+    path = _record(tmp_path, package, {"k": 1})
+    (package / "methods" / "b.py").write_text("B = 3\n")  # not imported by the job
+    assert record_status(path, spec_digest({"k": 1}), FileHashes(package)).current
+    (package / "methods" / "a.py").write_text("A = 2\n")
+    status = record_status(path, spec_digest({"k": 1}), FileHashes(package))
+    assert status.state == "stale" and "methods/a.py" in status.reason
+
+
+def test_deleted_code_file_makes_it_stale(tmp_path, package):
+    path = _record(tmp_path, package, {"k": 1})
+    (package / "methods" / "a.py").unlink()
+    assert record_status(path, spec_digest({"k": 1}), FileHashes(package)).state == "stale"
+
+
+def test_rows_edited_by_hand_are_detected(tmp_path, package):
+    path = _record(tmp_path, package, {"k": 1})
+    path.write_text(path.read_text().replace("0.30000000000000004", "0.9"))
+    status = record_status(path, spec_digest({"k": 1}), FileHashes(package))
+    assert status.state == "stale" and "differs" in status.reason
+
+
+def test_half_a_record_or_another_format_is_stale(tmp_path, package):
+    path = _record(tmp_path, package, {"k": 1})
+    prov = path.with_suffix(".provenance.json")
+    data = json.loads(prov.read_text())
+    prov.write_text(json.dumps({**data, "format": 0}))
+    assert "format" in record_status(path, spec_digest({"k": 1}), FileHashes(package)).reason
+    prov.unlink()
+    assert record_status(path, spec_digest({"k": 1}), FileHashes(package)).state == "stale"
+
+
+def test_imported_code_names_library_files_only():
+    code = imported_code()
+    assert code and all(not p.startswith("/") and p.endswith(".py") for p in code)
+    assert "record/store.py" not in code and "cli.py" not in code  # they cannot change a number
+    assert all(len(sha) == 64 for sha in code.values())
+
+
+def test_a_job_imports_only_its_own_method(tmp_path):
+    """Lazy registries: building RCRF imports the RCRF forest, not BRF's Banzhaf code."""
+    script = ("from forestrepro.methods import build_method\n"
+              "build_method({'name': 'r', 'estimator': 'rcrf', 'params': {}, 'grid': {}}).estimator(0)\n"
+              "from forestrepro.record import imported_code\nprint(sorted(imported_code()))\n")
+    files = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert "ensembles/rcrf.py" in files
+    assert "trees/banzhaf.py" not in files and "ensembles/brf.py" not in files and "c2rf/" not in files
+
+
+def test_git_state_counts_result_paths_only(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "src" / "pkg").mkdir(parents=True)
+    (repo / "src" / "pkg" / "m.py").write_text("x = 1\n")
+    run = lambda *a: subprocess.run(["git", "-C", str(repo), *a], check=True, capture_output=True)
+    run("init", "-q")
+    run("-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c")
+    state = git_state(repo / "src" / "pkg")
+    assert state["clean"] is True and len(state["commit"]) == 40
+    (repo / "results").mkdir()
+    (repo / "results" / "new.csv").write_text("a\n")  # a new record does not make the tree dirty
+    assert git_state(repo / "src" / "pkg")["clean"] is True
+    (repo / "src" / "pkg" / "m.py").write_text("x = 2\n")
+    state = git_state(repo / "src" / "pkg")
+    assert state["clean"] is False and state["changed"] == ["src/pkg/m.py"]
+
+
+def test_outside_git_is_neither_clean_nor_dirty(tmp_path):
+    assert git_state(tmp_path)["clean"] is None
