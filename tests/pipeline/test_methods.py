@@ -7,7 +7,9 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from forestrepro.ensembles.textbook_rf import TextbookRandomForestClassifier
 from forestrepro.methods import MethodConfigError, build_method
+from forestrepro.config import compose_config
 from forestrepro.methods.baselines import subset_size
+from forestrepro.methods.registry import METHODS, method_class
 
 
 def test_subset_size_is_round_log2_plus_offset():
@@ -30,6 +32,14 @@ def test_unknown_estimator_and_grid_key_are_named():
         build_method({"name": "svm", "estimator": "svm_rbf", "params": {}, "grid": {"log2_c": [1]}})
     with pytest.raises(MethodConfigError, match="n_trees"):
         build_method({"name": "rf", "estimator": "textbook_rf", "params": {"n_trees": 3}, "grid": {}})
+
+
+def test_every_estimator_key_names_its_class_and_every_configured_method_builds():
+    # The registry imports each method's module lazily, so a mistyped key shows only here.
+    assert {key: method_class(key).key for key in METHODS} == {key: key for key in METHODS}
+    cfg = compose_config(profile="paper")
+    for name, method in cfg["method"].items():
+        assert build_method(method).name == name
 
 
 def test_majority_vote_counts_trees():

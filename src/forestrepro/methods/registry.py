@@ -23,7 +23,7 @@ METHODS: dict[str, tuple[str, str]] = {
     "banzhaf_rf": ("forests", "BanzhafRF"),
     "biau12": ("forests", "Biau12"),
     "empirical_error_rf": ("forests", "EmpiricalErrorRF"),
-    "c2rf": ("c2rf", "C2RFApproach"),
+    "c2rf_approach": ("c2rf", "C2RFApproach"),
 }
 
 
