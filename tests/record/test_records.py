@@ -54,6 +54,17 @@ def test_rows_round_trip_exactly(tmp_path):
     assert prov["rows"] == 200 and read_provenance(path)["rows_sha256"] == prov["rows_sha256"]
 
 
+def test_list_cells_round_trip_as_lists(tmp_path):
+    # RCRF's diversity rows hold one (kappa, error) per pair of trees; C2RF none: both shapes.
+    kappa = [0.1 + 0.2, 1 / 3, float("nan")]
+    rows = pd.DataFrame({"fold": [0, 1], "pairs_kappa": [kappa, np.array([0.5, 2 / 3])], "note": ["[x]", None]})
+    path = tmp_path / "r.csv"
+    assert write_record(rows, {"job": "j"}, path)["json_columns"] == ["pairs_kappa"]
+    back = read_rows(path)
+    assert back["pairs_kappa"][1] == [0.5, 2 / 3] and back["pairs_kappa"][0][:2] == kappa[:2]
+    assert np.isnan(back["pairs_kappa"][0][2]) and back["note"][0] == "[x]"  # a plain string stays one
+
+
 def test_spec_digest_ignores_key_order_but_not_values():
     assert spec_digest({"a": 1, "b": [1, 2]}) == spec_digest({"b": [1, 2], "a": 1})
     assert spec_digest({"a": 1}) != spec_digest({"a": 2})

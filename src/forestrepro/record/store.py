@@ -20,6 +20,7 @@ import hashlib
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..io import atomic_path, write_text_atomic
@@ -37,21 +38,38 @@ def provenance_path(rows_path: str | Path) -> Path:
     return Path(rows_path).with_suffix(".provenance.json")
 
 
+def _nested(cell) -> bool:
+    return isinstance(cell, (list, tuple, dict, np.ndarray))
+
+
+def _as_json(cell) -> str:
+    return json.dumps(cell.tolist() if isinstance(cell, np.ndarray) else cell)
+
+
 def write_record(rows: pd.DataFrame, provenance: dict, rows_path: str | Path) -> dict:
-    """Write ``rows`` as CSV and ``provenance`` (completed with the format, the row count
-    and the CSV's SHA-256) beside it, both atomically; return the provenance written."""
+    """Write ``rows`` as CSV and ``provenance`` (completed with the format, the row count,
+    the columns held as JSON and the CSV's SHA-256) beside it, both atomically; return the
+    provenance written."""
+    json_columns = [c for c in rows.columns if rows[c].dtype == object and rows[c].map(_nested).any()]
+    rows = rows.assign(**{c: rows[c].map(lambda cell: _as_json(cell) if _nested(cell) else cell)
+                          for c in json_columns})
     text = rows.to_csv(index=False, lineterminator="\n")
     with atomic_path(rows_path) as tmp:
         tmp.write_bytes(text.encode())
-    full = {**provenance, "format": FORMAT, "rows": len(rows),
+    full = {**provenance, "format": FORMAT, "rows": len(rows), "json_columns": json_columns,
             "rows_sha256": hashlib.sha256(text.encode()).hexdigest()}
     write_text_atomic(provenance_path(rows_path), json.dumps(full, indent=2, sort_keys=True) + "\n")
     return full
 
 
 def read_rows(rows_path: str | Path) -> pd.DataFrame:
-    """The rows of a record, with every float exactly as written."""
-    return pd.read_csv(rows_path)
+    """The rows of a record, with every float exactly as written and every JSON column
+    (named in the provenance beside it) decoded."""
+    rows = pd.read_csv(rows_path)
+    json_columns = read_provenance(rows_path).get("json_columns", []) if provenance_path(rows_path).exists() else []
+    for column in json_columns:
+        rows[column] = rows[column].map(lambda cell: json.loads(cell) if isinstance(cell, str) else cell)
+    return rows
 
 
 def read_provenance(rows_path: str | Path) -> dict:
