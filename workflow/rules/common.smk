@@ -9,6 +9,7 @@
 # file. A stale record gets a marker input (rule stale_record) that makes Snakemake rerun
 # that job, and only it.
 
+import fnmatch
 import os
 import re
 import sys
@@ -83,6 +84,17 @@ RECORDS = {job.path: record_status(record_of(job), job.spec_digest, _HASHES) for
 PENDING_JOBS = "|".join(re.escape(path) for path, status in RECORDS.items() if not status.current) or "(?!)"
 
 
+# only=<glob> or a list of globs (rule records): the jobs to compute, matched against job paths
+# <paper>/<experiment>/<method>/<dataset>.
+ONLY = config.get("only", "*")
+ONLY = [str(g) for g in ONLY] if isinstance(ONLY, list) else [str(ONLY)]
+for _glob in ONLY:
+    if not any(fnmatch.fnmatchcase(job.path, _glob) for job in JOBS):
+        sys.exit(f"forestrepro: --config only: {_glob!r} matches no job of tag '{TAG}'; job paths look like "
+                 f"{JOBS[0].path!r}" if JOBS else f"forestrepro: tag '{TAG}' has no jobs")
+ONLY_JOBS = [job for job in JOBS if any(fnmatch.fnmatchcase(job.path, g) for g in ONLY)]
+
+
 def train_inputs(wildcards):
     """A pending train job's inputs: its spec, data and scan record, and for a stale record
     the marker that says why it reruns."""
@@ -139,8 +151,9 @@ COMMITTED_REPORT = os.path.normpath(REPORT_DIR).startswith(os.path.join(RESULTS,
 
 # records_only=true (make report): the report must come from current records alone.
 if str(config.get("records_only", False)).lower() == "true":
+    _shown = set(REPORTED_RUNS)  # with partial=true, only the finished ones
     _not_current = [f"{job.path} ({RECORDS[job.path].state}{': ' + RECORDS[job.path].reason if RECORDS[job.path].reason else ''})"
-                    for job in REPORTED_JOBS if not RECORDS[job.path].current]
+                    for job in REPORTED_JOBS if record_of(job) in _shown and not RECORDS[job.path].current]
     if _not_current:
         sys.exit(f"forestrepro: records_only=true, but {len(_not_current)} of the report's {len(REPORTED_JOBS)} "
                  "records are missing or stale:\n  " + "\n  ".join(_not_current[:20])

@@ -8,6 +8,15 @@
 # (PENDING_JOBS, common.smk), so nothing reruns it; delete a record to recompute it.
 
 
+# Compute records without building the report: `snakemake records`, or a subset of the jobs
+# with --config only='rcrf/main/*' (a glob over job paths). A record that is current is an
+# input like any source file, so asking again does nothing.
+rule records:
+    input:
+        [record_of(job) for job in ONLY_JOBS],
+    localrule: True
+
+
 rule train:
     input:
         unpack(train_inputs),
@@ -39,6 +48,8 @@ rule stale_record:
         f"{RESULTS}/logs/{TAG}/stale/{{job}}.log",
     params:
         reason=lambda wc: RECORDS[wc.job].reason,
+    message:
+        "record of {wildcards.job} is stale: {params.reason}"
     wildcard_constraints:
         job="[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+",
     localrule: True
