@@ -2,6 +2,8 @@
 #   make run    set up .venv and run the pipeline on the default (quick) profile
 #   make test   set up .venv and run the test suite
 # Options: make run PROFILE=paper CORES=16 OVERRIDES='["method.rf.params.n_estimators=500"]'
+#   make report        rebuild every committed report (results/report/paper/) from the committed run records
+#   make report-check  the same, and fail if any committed report changed (CI)
 
 PYTHON ?= python3
 VENV := .venv
@@ -10,7 +12,7 @@ CORES ?= 2
 PROFILE ?= quick
 OVERRIDES ?= []
 
-.PHONY: setup run test report clean
+.PHONY: setup run test report report-check snakemake-report clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +29,12 @@ test: setup
 	$(BIN)/python -m pytest -n 2 tests
 
 report: setup
+	$(BIN)/python workflow/scripts/committed_reports.py --cores $(CORES)
+
+report-check: setup
+	$(BIN)/python workflow/scripts/committed_reports.py --cores $(CORES) --check
+
+snakemake-report: setup
 	$(BIN)/snakemake --cores 1 --config profile=$(PROFILE) overrides='$(OVERRIDES)' --report results/snakemake-report-$(PROFILE).html
 
 clean:
