@@ -128,3 +128,17 @@ def test_partial_report_is_made_from_the_finished_jobs(finished_run, tmp_path):
     assert "results/runs/tiny/brf/main/svm/sonar.csv" in plan and "rule report" in plan
     proc = snakemake(workdir, "partial=maybe", "--cores", "1", "--dry-run", check=False)
     assert proc.returncode != 0 and "partial must be true or false" in proc.stdout + proc.stderr
+
+
+def test_plain_snakemake_keeps_going_past_a_failed_job_and_exits_non_zero(tmp_path):
+    # profiles/default sits where Snakemake looks for it (beside the Snakefile), so a plain
+    # run keeps going: KNN with more neighbours than wine has training rows fails at fit
+    # time, every other job finishes, the failure is named, and the exit code says so.
+    proc = snakemake(tmp_path, "--cores", "2", "records", check=False,
+                     extra_overrides=["paper.brf.experiments.main.datasets=[wine]", "method.knn.grid.n_neighbors=[1000]"])
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "Error in rule train" in out and "job=brf/main/knn/wine" in out
+    runs = tmp_path / "results" / "runs" / "tiny" / "brf" / "main"
+    finished = sorted(p.parent.name for p in runs.glob("*/wine.csv"))
+    assert finished == ["biau12", "biau12v", "brf", "pbrf", "rf", "rf_gr", "svm"]  # all but knn
