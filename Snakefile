@@ -18,8 +18,12 @@ include: "workflow/rules/stats.smk"
 include: "workflow/rules/report.smk"
 
 
+# The report and every file it is made from, so a deleted table or figure is made again.
 rule all:
     input:
         f"{REPORT_DIR}/index.md",
         f"{REPORT_DIR}/index.html",
+        [f"{RESULTS}/tables/{TAG}/{p}_{t}.{ext}" for p, t in TABLES for ext in ("csv", "md", "tex")],
+        [f"{FIGURES}/{TAG}/{p}_{t}_cd.{ext}" for p, t in RANKED_TABLES for ext in ("png", "pdf")],
+        [f"{FIGURES}/{TAG}/{p}_{f}.{ext}" for p, f in PAPER_FIGURES for ext in ("png", "pdf")],
     default_target: True

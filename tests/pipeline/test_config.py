@@ -51,6 +51,13 @@ def test_malformed_override_is_an_error():
         compose_config(["method.rf.params.n_estimators"])
     with pytest.raises(ConfigError):
         compose_config(["method.rf.params.n_estimators=1=2"])
+    with pytest.raises(ConfigError, match="malformed override '=5'"):
+        compose_config(["=5"])
+
+
+def test_an_optional_key_without_plus_gets_the_hint():
+    with pytest.raises(ConfigError, match=r"added with a leading '\+': \+paper.brf.experiments.main.sweep=\.\.\."):
+        compose_config(["paper.brf.experiments.main.sweep={param: n_estimators, values: [1]}"])
 
 
 def test_unknown_dataset_and_method_are_named():
@@ -63,6 +70,30 @@ def test_unknown_dataset_and_method_are_named():
 def test_a_table_must_name_an_existing_experiment():
     with pytest.raises(ConfigError, match="unknown experiment 'mian'"):
         compose_config(["paper.brf.tables.table2.experiment=mian"])
+
+
+def test_a_figure_must_draw_a_data_set_and_methods_of_its_experiment():
+    with pytest.raises(ConfigError, match="fig2_kappa_error.dataset: unknown data set of experiment 'diversity' 'wien'"):
+        compose_config(["paper.rcrf.figures.fig2_kappa_error.dataset=wien"])
+    with pytest.raises(ConfigError, match="unknown data set of experiment 'diversity' 'krkopt'"):
+        compose_config(["paper.rcrf.figures.fig2_kappa_error.dataset=krkopt"])  # not in the quick profile's
+    with pytest.raises(ConfigError, match="fig3_banzhaf_vs_gain_ratio.methods: unknown method of experiment .main. .svn."):
+        compose_config(["paper.brf.figures.fig3_banzhaf_vs_gain_ratio.methods=[brf,svn]"])
+
+
+def test_table_spec_names_what_its_experiment_runs_but_it_cannot_place(tmp_path):
+    cfg = compose_config(["paper.rcrf.experiments.main.datasets=[wine,sonar]"])
+    write_job_specs(cfg, "t", tmp_path)
+    spec = json.loads((tmp_path / "runs" / "t" / "specs" / "rcrf" / "table2.table.json").read_text())
+    assert spec["dataset_order"] == ["wine"] and spec["unplaced"] == {"datasets": ["sonar"], "methods": []}
+
+
+def test_c2rf_bounds_must_be_ordered():
+    with pytest.raises(ConfigError, match=r"protocol.c2rf_biased: lower \(200.0\) must not exceed upper \(100.0\)"):
+        compose_config(["protocol.c2rf_biased.lower=200.0"])
+    with pytest.raises(ConfigError, match="lower"):
+        compose_config(["protocol.c2rf_srs.lower=0"])
+    compose_config(["protocol.c2rf_biased.lower=100.0"])  # equal bounds are allowed
 
 
 def test_sweep_param_must_be_a_method_param():

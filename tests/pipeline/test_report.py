@@ -114,3 +114,33 @@ def test_paper_mean_ranks_are_recomputed_from_its_cells():
     # The paper's printed ranks do not follow from its own accuracies (see the report's notes).
     assert recomputed["RFs"] == pytest.approx(printed["RFs"])
     assert recomputed["SVMs"] != pytest.approx(printed["SVMs"])
+
+
+def test_report_names_what_the_experiment_ran_but_the_table_cannot_place(tmp_path):
+    from forestrepro.report.build import table_section
+    from forestrepro.report.document import Paragraph
+
+    scores = {(d, m): [0.8, 0.9] for d in SPEC["datasets"] for m in SPEC["methods"]}
+    spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": ["yale"], "methods": []}}
+    write_table(build_table(_runs(scores), spec), tmp_path / "brf_table2")
+    text = " ".join(b.text for b in table_section(tmp_path / "brf_table2", spec, None, {}, {}) if isinstance(b, Paragraph))
+    assert "Run by experiment 'main' but not in this table" in text and "datasets yale" in text
+    spec["unplaced"] = {"datasets": [], "methods": []}
+    text = " ".join(b.text for b in table_section(tmp_path / "brf_table2", spec, None, {}, {}) if isinstance(b, Paragraph))
+    assert "not in this table" not in text
+
+
+def test_a_figure_caption_names_the_data_set_it_draws():
+    from forestrepro.report.build import figure_caption
+
+    assert figure_caption({"caption": "kappa-error diagram of {dataset}: pairs", "dataset": "wine"}) == \
+        "kappa-error diagram of wine: pairs"
+    assert figure_caption({"caption": "centroids"}) == "centroids"
+
+
+def test_a_method_the_paper_lacks_gets_no_published_column(tmp_path):
+    spec = {**SPEC, "methods": {**SPEC["methods"], "knn": None}}
+    scores = {(d, m): [0.8, 0.9] for d in SPEC["datasets"] for m in SPEC["methods"]}
+    write_table(build_table(_runs(scores), spec), tmp_path / "t")
+    header = (tmp_path / "t.md").read_text().splitlines()[2]
+    assert "knn (ours)" in header and "None" not in header and "SVMs (paper)" in header

@@ -142,3 +142,29 @@ def test_plain_snakemake_keeps_going_past_a_failed_job_and_exits_non_zero(tmp_pa
     runs = tmp_path / "results" / "runs" / "tiny" / "brf" / "main"
     finished = sorted(p.parent.name for p in runs.glob("*/wine.csv"))
     assert finished == ["biau12", "biau12v", "brf", "pbrf", "rf", "rf_gr", "svm"]  # all but knn
+
+
+@pytest.mark.parametrize("typo, meant", [("profil=paper", "profile"), ("overide=[]", "overrides")])
+def test_unknown_config_key_stops_with_the_valid_ones(tmp_path, typo, meant):
+    proc = snakemake(tmp_path, typo, "--cores", "1", "--dry-run", check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and f"did you mean '{meant}'" in out and "valid keys: only, overrides" in out
+    assert not (tmp_path / "results").exists()  # stopped before writing anything
+
+
+def test_a_deleted_table_or_figure_is_made_again(finished_run):
+    (finished_run / "results" / "tables" / "tiny" / "brf_table2.tex").unlink()
+    (finished_run / "figures" / "tiny" / "brf_table2_cd.pdf").unlink()
+    plan = snakemake(finished_run, "--cores", "1", "--dry-run").stdout
+    assert "rule table:" in plan and "rule plot_cd:" in plan and "rule train:" not in plan
+    snakemake(finished_run, "--cores", "1")
+    assert (finished_run / "results" / "tables" / "tiny" / "brf_table2.tex").exists()
+    assert (finished_run / "figures" / "tiny" / "brf_table2_cd.pdf").exists()
+
+
+def test_planning_writes_nothing_so_a_dry_run_cannot_change_a_running_tag(tmp_path):
+    # Specs are written under Snakemake's lock (onstart), never while the Snakefile is parsed:
+    # a dry run, or a second run refused for the lock, leaves a running tag's inputs alone.
+    proc = snakemake(tmp_path, "--cores", "1", "--dry-run", extra_overrides=["method.rf.params.n_estimators=3"])
+    assert "rule train:" in proc.stdout
+    assert not (tmp_path / "results").exists(), sorted(p for p in tmp_path.rglob("*") if p.is_file())[:5]

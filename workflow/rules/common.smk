@@ -1,6 +1,8 @@
-# Compose the Hydra configuration, name the results (tag), and write one specification file
-# per data set, job and table. Specifications are rewritten only when their content changes,
-# so an unchanged rerun does nothing and a changed setting reruns only what it touches.
+# Compose the Hydra configuration (after checking --config's keys), name the results (tag),
+# and plan one specification per data set, job, table and figure. Nothing is written while
+# the Snakefile is parsed: the specs are written once the run holds Snakemake's lock
+# (onstart), each only when its content changed, and a rule sees a changed spec through its
+# `spec_sha256` param (Snakemake's params trigger).
 #
 # Whether a training job is finished is decided from its committed run record, by content
 # (forestrepro.record.currency): a record whose spec digest and library files match is
@@ -10,17 +12,41 @@
 # that job, and only it.
 
 import fnmatch
+import hashlib
 import os
 import re
 import sys
+from pathlib import Path
 
-from forestrepro.config import ConfigError, compose_config, compute_tag, write_job_specs
+from snakemake.utils import validate
+
+from forestrepro.config import ConfigError, compose_config, compute_tag, plan_spec_files, write_spec_files
 from forestrepro.record import FileHashes, record_status
 
 RESULTS = "results"
 FIGURES = "figures"
 PYTHON = sys.executable
 FORESTREPRO = f"{PYTHON} -m forestrepro.cli"
+
+
+def _check_run_config():
+    """--config takes only the keys of workflow/schemas/run_config.schema.yaml: a typo such as
+    profil=paper would otherwise run the quick profile."""
+    import difflib
+
+    import yaml
+
+    schema_path = os.path.join(workflow.basedir, "workflow", "schemas", "run_config.schema.yaml")
+    with open(schema_path, encoding="utf-8") as f:
+        valid = sorted(yaml.safe_load(f)["properties"])
+    for key in sorted(set(config) - set(valid)):
+        close = difflib.get_close_matches(key, valid, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        sys.exit(f"forestrepro: unknown --config key '{key}'{hint}; valid keys: {', '.join(valid)}")
+    validate(config, schema_path)
+
+
+_check_run_config()
 
 
 def _overrides_from_config():
@@ -44,9 +70,27 @@ PARTIAL = _partial_from_config()  # report on the finished runs only (see README
 try:
     CFG = compose_config(_overrides_from_config(), profile=config.get("profile"))
     TAG = compute_tag(CFG, compose_config([], profile=CFG["profile"]), config.get("tag"))
-    JOBS = write_job_specs(CFG, TAG, RESULTS)
+    JOBS, SPEC_FILES = plan_spec_files(CFG, TAG, RESULTS)
 except ConfigError as err:
     sys.exit(f"forestrepro: {err}")
+
+
+# Specifications are planned in memory and written only once this run holds Snakemake's lock
+# (onstart: never in a dry run, nor in a run refused because another holds the lock), so no
+# invocation changes the inputs of a run in progress. Rules name a spec in `params` with its
+# digest, so a changed spec reruns its step through Snakemake's params trigger.
+onstart:
+    write_spec_files(SPEC_FILES)
+
+
+def spec_sha256(*paths):
+    """The SHA-256 of the planned content of spec files, a rule's param: when it changes,
+    Snakemake's params trigger reruns the rule."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(SPEC_FILES[Path(path)].encode())
+    return digest.hexdigest()
+
 
 DATASETS = sorted({job.dataset for job in JOBS})
 JOB_BY_PATH = {job.path: job for job in JOBS}
@@ -96,11 +140,11 @@ ONLY_JOBS = [job for job in JOBS if any(fnmatch.fnmatchcase(job.path, g) for g i
 
 
 def train_inputs(wildcards):
-    """A pending train job's inputs: its spec, data and scan record, and for a stale record
+    """A pending train job's inputs: its data and scan record, and for a stale record
     the marker that says why it reruns."""
     job = JOB_BY_PATH[wildcards.job]
     status = RECORDS[job.path]
-    inputs = {"spec": f"{RESULTS}/runs/{TAG}/specs/{job.path}.json", "data": f"{RESULTS}/data/{job.dataset}.parquet"}
+    inputs = {"data": f"{RESULTS}/data/{job.dataset}.parquet"}
     if job.scan:  # ancient(): a scan step run on its own after the job finished does not rerun it
         inputs["scan"] = ancient(f"{RESULTS}/runs/{TAG}/scans/{job.scan}.json")
     if status.state == "stale":

@@ -27,7 +27,6 @@ rule plot_cd:
 
 rule paper_figure:
     input:
-        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{figure}}.figure.json",
         runs=lambda wc: runs_of_figure(wc.paper, wc.figure),
     output:
         png=report(
@@ -41,24 +40,30 @@ rule paper_figure:
     log:
         f"{RESULTS}/logs/{TAG}/figures/{{paper}}_{{figure}}.log",
     params:
+        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{figure}}.figure.json",
+        spec_sha256=lambda wc: spec_sha256(f"{RESULTS}/runs/{TAG}/specs/{wc.paper}/{wc.figure}.figure.json"),
         stem=f"{FIGURES}/{TAG}/{{paper}}_{{figure}}",
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{FORESTREPRO} figure --spec {input.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"
+        "{FORESTREPRO} figure --spec {params.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"
+
+
+REPORT_SPECS = {
+    "tables": [f"{RESULTS}/runs/{TAG}/specs/{p}/{t}.table.json" for p, t in TABLES],
+    "figures": [f"{RESULTS}/runs/{TAG}/specs/{p}/{f}.figure.json" for p, f in PAPER_FIGURES],
+    "datasets": [f"{RESULTS}/data/specs/{d}.json" for d in DATASETS],
+}
 
 
 rule report:
     input:
         tables=[f"{RESULTS}/tables/{TAG}/{p}_{t}.csv" for p, t in TABLES],
-        table_specs=[f"{RESULTS}/runs/{TAG}/specs/{p}/{t}.table.json" for p, t in TABLES],
         figures=[f"{FIGURES}/{TAG}/{p}_{t}_cd.png" for p, t in RANKED_TABLES],
         paper_figures=[f"{FIGURES}/{TAG}/{p}_{f}.png" for p, f in PAPER_FIGURES],
-        figure_specs=[f"{RESULTS}/runs/{TAG}/specs/{p}/{f}.figure.json" for p, f in PAPER_FIGURES],
         figure_claims=[f"{FIGURES}/{TAG}/{p}_{f}.claims.json" for p, f in PAPER_FIGURES],
-        dataset_specs=[f"{RESULTS}/data/specs/{d}.json" for d in DATASETS],
         records=[provenance_of(run) for run in REPORTED_RUNS],
     output:
         md=f"{REPORT_DIR}/index.md",
@@ -70,6 +75,10 @@ rule report:
     log:
         f"{RESULTS}/logs/{TAG}/report.log",
     params:
+        table_specs=REPORT_SPECS["tables"],
+        figure_specs=REPORT_SPECS["figures"],
+        dataset_specs=REPORT_SPECS["datasets"],
+        spec_sha256=spec_sha256(*(path for paths in REPORT_SPECS.values() for path in paths)),
         stems=[f"{RESULTS}/tables/{TAG}/{p}_{t}" for p, t in TABLES],
         jobs=len(REPORTED_JOBS),
         partial=f"--partial-runs {FINISHED_RUNS} {len(JOBS)}" if PARTIAL else "",
@@ -79,7 +88,7 @@ rule report:
         mem_mb=1000,
         runtime=5,
     shell:
-        "{FORESTREPRO} report --tag {TAG} --tables {params.stems} --table-specs {input.table_specs}"
-        " --figures-dir {FIGURES}/{TAG} --paper-figures {input.paper_figures} --figure-specs {input.figure_specs}"
-        " --dataset-specs {input.dataset_specs} --records {input.records} --jobs {params.jobs}"
+        "{FORESTREPRO} report --tag {TAG} --tables {params.stems} --table-specs {params.table_specs}"
+        " --figures-dir {FIGURES}/{TAG} --paper-figures {input.paper_figures} --figure-specs {params.figure_specs}"
+        " --dataset-specs {params.dataset_specs} --records {input.records} --jobs {params.jobs}"
         " --out-dir {REPORT_DIR} {params.partial} {params.committed} 2> {log}"

@@ -8,16 +8,17 @@
 
 rule scan:
     input:
-        spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{SCAN_JOBS[wc.scan].path}.json",
         data=lambda wc: f"{RESULTS}/data/{SCAN_JOBS[wc.scan].dataset}.parquet",
     output:
         f"{RESULTS}/runs/{TAG}/scans/{{scan}}.json",
     log:
         f"{RESULTS}/logs/{TAG}/scan/{{scan}}.log",
+    params:  # the scan's name holds the digest of what it depends on (config.jobs.scan_name)
+        spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{SCAN_JOBS[wc.scan].path}.json",
     threads: 4
     resources:
         mem_mb=lambda wc: method_resources(SCAN_JOBS[wc.scan].method, "mem_mb", 2000),
         runtime=lambda wc: method_resources(SCAN_JOBS[wc.scan].method, "runtime_min", 60),
     shell:
-        "{FORESTREPRO} scan --spec {input.spec} --data {input.data} --out {output}"
+        "{FORESTREPRO} scan --spec {params.spec} --data {input.data} --out {output}"
         " --threads {threads} 2> {log}"

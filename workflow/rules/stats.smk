@@ -4,7 +4,6 @@
 
 rule table:
     input:
-        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{table}}.table.json",
         runs=lambda wc: runs_of_table(wc.paper, wc.table),
     output:
         csv=report(
@@ -19,10 +18,12 @@ rule table:
     log:
         f"{RESULTS}/logs/{TAG}/tables/{{paper}}_{{table}}.log",
     params:
+        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{table}}.table.json",
+        spec_sha256=lambda wc: spec_sha256(f"{RESULTS}/runs/{TAG}/specs/{wc.paper}/{wc.table}.table.json"),
         stem=f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     shell:
-        "{FORESTREPRO} table --spec {input.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"
+        "{FORESTREPRO} table --spec {params.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"

@@ -6,7 +6,7 @@ plain, validated dictionary, a result tag and one job specification (a plain JSO
 """
 
 from .compose import ConfigError, compose_config, repo_root
-from .jobs import JobSpec, compute_tag, plan_jobs, write_job_specs
+from .jobs import JobSpec, compute_tag, plan_jobs, plan_spec_files, write_job_specs, write_spec_files
 
 __all__ = [
     "ConfigError",
@@ -14,6 +14,8 @@ __all__ = [
     "compose_config",
     "compute_tag",
     "plan_jobs",
+    "plan_spec_files",
     "repo_root",
     "write_job_specs",
+    "write_spec_files",
 ]

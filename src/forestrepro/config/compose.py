@@ -54,7 +54,8 @@ def _explain_override_error(err: Exception, overrides: list[str], conf_dir: Path
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         return ConfigError(
             f"unknown configuration key '{key}' in overrides {overrides}.{hint} "
-            f"Valid keys there: {', '.join(valid) or '(none)'}."
+            f"Valid keys there: {', '.join(valid) or '(none)'}. A key the defaults do not set (an "
+            f"optional one such as an experiment's grid or sweep) is added with a leading '+': +{key}=..."
         )
     return ConfigError(f"cannot apply overrides {overrides}: {text.strip()}")
 
@@ -81,7 +82,7 @@ def compose_config(
     conf = Path(conf_dir) if conf_dir else repo_root() / "conf"
     overrides = [str(o) for o in overrides]
     for item in overrides:
-        if not isinstance(item, str) or "=" not in item:
+        if not isinstance(item, str) or not item.partition("=")[0].strip() or "=" not in item:
             raise ConfigError(
                 f"malformed override {item!r}: write key=value, e.g. method.rf.params.n_estimators=500"
             )

@@ -3,9 +3,10 @@
 A paper has one or more experiments (a protocol, methods, data sets, and optionally a sweep of
 one method parameter); a job is one (paper, experiment, method, data set), and its folds,
 repeats and sweep values run inside it. Each job reads a plain JSON
-specification holding everything it needs, written only when its content changes, so an
-unchanged rerun leaves modification times alone and Snakemake finds nothing to do, while a
-changed setting reruns exactly the jobs it touches.
+specification holding everything it needs. ``plan_spec_files`` computes every specification
+without touching the disk (Snakemake plans from it, and a dry run or a refused second run
+writes nothing); ``write_spec_files`` writes them, each only when its content changes, once
+the run holds Snakemake's lock (the workflow's ``onstart``).
 """
 
 from __future__ import annotations
@@ -126,16 +127,27 @@ def figure_spec_path(results: Path, tag: str, paper: str, figure: str) -> Path:
 
 
 def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> list[JobSpec]:
-    """Write the resolved config, one spec per data set, job and table; return the jobs,
-    each with the scan step it reads (``scan_name``) and its spec's digest.
+    """Plan and write every specification file (``plan_spec_files``); return the jobs."""
+    jobs, files = plan_spec_files(cfg, tag, results)
+    write_spec_files(files)
+    return jobs
 
-    Files are rewritten only when their content changes (see module docstring).
-    """
+
+def write_spec_files(files: dict[Path, str]) -> None:
+    """Write each planned specification file whose content changed (see module docstring)."""
+    for path, text in files.items():
+        write_text_if_changed(path, text)
+
+
+def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tuple[list[JobSpec], dict[Path, str]]:
+    """The jobs, each with the scan step it reads (``scan_name``) and its spec's digest, and
+    the text of every specification file: the resolved config, one spec per data set, job,
+    table and figure. Nothing is written."""
     results = Path(results)
-    write_text_if_changed(results / "runs" / tag / "config.yaml", dump_yaml(cfg))
+    files = {results / "runs" / tag / "config.yaml": dump_yaml(cfg)}
     jobs = plan_jobs(cfg)
     for dataset in sorted({j.dataset for j in jobs}):
-        write_text_if_changed(dataset_spec_path(results, dataset), _dump(cfg["dataset"][dataset]))
+        files[dataset_spec_path(results, dataset)] = _dump(cfg["dataset"][dataset])
     planned, jobs = jobs, []
     for job in planned:
         pcfg = cfg["paper"][job.paper]
@@ -155,7 +167,7 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
             "dataset_config": cfg["dataset"][job.dataset],
             "dataset_options": pcfg.get("dataset_options", {}).get(job.dataset, {}),
         }
-        write_text_if_changed(job_spec_path(results, tag, job), _dump(spec))
+        files[job_spec_path(results, tag, job)] = _dump(spec)
         jobs.append(replace(job, scan=scan_name(spec), spec_digest=spec_digest(spec)))
     for paper in cfg["papers"]:
         pcfg = cfg["paper"][paper]
@@ -170,6 +182,12 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
                 "method_order": [m for m in exp["methods"] if m in tcfg["methods"]],
                 "dataset_order": (["all"] if tcfg.get("pool_datasets")
                                   else [d for d in exp["datasets"] if d in tcfg["datasets"]]),
+                # run by the experiment but without a row or column in the paper's table: the
+                # report names them rather than dropping them silently
+                "unplaced": {
+                    "datasets": [] if tcfg.get("pool_datasets") else [d for d in exp["datasets"] if d not in tcfg["datasets"]],
+                    "methods": [m for m in exp["methods"] if m not in tcfg["methods"]],
+                },
                 "report": cfg["report"],
                 "profile": cfg["profile"],
                 "title": pcfg["title"],
@@ -179,10 +197,10 @@ def write_job_specs(cfg: dict, tag: str, results: str | Path = "results") -> lis
                 "notes": pcfg.get("notes", []),
                 "claims": [c for c in pcfg.get("claims", []) if c["table"] == table],
             }
-            write_text_if_changed(table_spec_path(results, tag, paper, table), _dump(spec))
+            files[table_spec_path(results, tag, paper, table)] = _dump(spec)
         for figure, fcfg in pcfg.get("figures", {}).items():
             exp = pcfg["experiments"][fcfg["experiment"]]
             methods = [m for m in exp["methods"] if m in fcfg.get("methods", exp["methods"])]
             spec = {"tag": tag, "paper": paper, "figure": figure, **fcfg, "method_order": methods}
-            write_text_if_changed(figure_spec_path(results, tag, paper, figure), _dump(spec))
-    return jobs
+            files[figure_spec_path(results, tag, paper, figure)] = _dump(spec)
+    return jobs, files

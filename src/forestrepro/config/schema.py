@@ -71,12 +71,32 @@ def check_references(cfg: dict) -> list[str]:
                 problems.append(
                     _unknown("data set", dataset, list(cfg.get("dataset", {})), f"paper.{paper}.dataset_options")
                 )
-        for table, tcfg in [*pcfg["tables"].items(), *pcfg.get("figures", {}).items()]:
-            if tcfg["experiment"] not in pcfg["experiments"]:
-                problems.append(
-                    _unknown("experiment", tcfg["experiment"], list(pcfg["experiments"]), f"paper.{paper}.tables.{table}")
-                )
+        for kind, items in (("tables", pcfg["tables"]), ("figures", pcfg.get("figures", {}))):
+            for name, tcfg in items.items():
+                where = f"paper.{paper}.{kind}.{name}"
+                if tcfg["experiment"] not in pcfg["experiments"]:
+                    problems.append(_unknown("experiment", tcfg["experiment"], list(pcfg["experiments"]), where))
+                    continue
+                exp = pcfg["experiments"][tcfg["experiment"]]
+                if kind == "figures" and "dataset" in tcfg and tcfg["dataset"] not in exp["datasets"]:
+                    problems.append(_unknown(f"data set of experiment '{tcfg['experiment']}'", tcfg["dataset"],
+                                             exp["datasets"], f"{where}.dataset"))
+                if kind == "figures":
+                    for method in tcfg.get("methods", []):
+                        if method not in exp["methods"]:
+                            problems.append(_unknown(f"method of experiment '{tcfg['experiment']}'", method,
+                                                     exp["methods"], f"{where}.methods"))
     return problems
+
+
+def check_values(cfg: dict) -> list[str]:
+    """Relations between values that a JSON schema cannot state: C2RF's bounds on the
+    positive-class share, 0 < lower <= upper (the schema checks each is positive)."""
+    return [
+        f"protocol.{name}: lower ({p['lower']}) must not exceed upper ({p['upper']})"
+        for name, p in cfg["protocol"].items()
+        if p.get("kind") == "c2rf_samples" and p["lower"] > p["upper"]
+    ]
 
 
 def validate_config(cfg: dict) -> None:
@@ -91,6 +111,6 @@ def validate_config(cfg: dict) -> None:
         for name, dcfg in cfg.get("dataset", {}).items():
             problems += [_schema_error(e, f"dataset.{name}") for e in dvalidator.iter_errors(dcfg)]
     if not problems:
-        problems = check_references(cfg)
+        problems = check_references(cfg) + check_values(cfg)
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))

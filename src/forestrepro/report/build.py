@@ -178,6 +178,11 @@ def _figure_claims(png: Path) -> list[dict]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
 
 
+def figure_caption(fspec: dict) -> str:
+    """A figure's caption, with ``{dataset}`` replaced by the data set it draws."""
+    return fspec["caption"].replace("{dataset}", str(fspec.get("dataset", "")))
+
+
 def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: dict, data_provenance: dict) -> list:
     """The report section of one regenerated table."""
     cells = pd.read_csv(stem.with_suffix(".csv"))
@@ -205,6 +210,12 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
             caption="Cell by cell",
         ),
     ]
+    unplaced = [f"{kind} {', '.join(names)}" for kind, names in spec.get("unplaced", {}).items() if names]
+    if unplaced:
+        blocks.insert(2, Paragraph(
+            f"Run by experiment '{spec['experiment']}' but not in this table, whose published version has no "
+            f"row or column for them: {'; '.join(unplaced)}. Their numbers are in the run records."
+        ))
     methods = spec["method_order"]
     if spec.get("rank", True):
         blocks.append(
@@ -324,7 +335,7 @@ def build_report(
             if fspec["paper"] == paper:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(png, out_dir / "figures" / png.name)
-                doc.add(Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", fspec["caption"]))
+                doc.add(Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", figure_caption(fspec)))
                 doc.add(*claims_blocks(_figure_claims(png)))
         notes = list(dict.fromkeys(n for _, spec, _ in mine for n in paper_notes(spec, dataset_specs, data_provenance)))
         if notes:

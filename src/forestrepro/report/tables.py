@@ -118,27 +118,30 @@ def format_cell(mean: float, std: float, digits: int = 4) -> str:
 
 
 def wide_table(result: TableResult) -> Table:
-    """Data sets as rows; for each method its regenerated and published mean ± std."""
+    """Data sets as rows; for each method its regenerated and, where the paper has the method,
+    its published mean ± std."""
     methods = result.spec["method_order"]
+    published = {m for m in methods if result.spec["methods"][m] is not None}  # not ours-only variants
     header = ["Data set"]
     for m in methods:
-        header += [f"{m} (ours)", f"{result.spec['methods'][m]} (paper)"]
+        header += [f"{m} (ours)"] + ([f"{result.spec['methods'][m]} (paper)"] if m in published else [])
     rows = []
     for dataset in result.spec["dataset_order"]:
         row = [dataset]
         for m in methods:
             cell = result.cells[(result.cells["dataset"] == dataset) & (result.cells["method"] == m)].iloc[0]
             digits = result.spec.get("digits", 4)
-            row += [
-                format_cell(cell["mean"], cell["std"], digits),
-                format_cell(cell["published_mean"], cell["published_std"], digits),
-            ]
+            row.append(format_cell(cell["mean"], cell["std"], digits))
+            if m in published:
+                row.append(format_cell(cell["published_mean"], cell["published_std"], digits))
         rows.append(tuple(row))
     ranks_ours = result.ours.get("mean_ranks", {})
     ranks_pub = result.published.get("mean_ranks", {})
     rank_row = ["mean rank"]
     for m in methods:
-        rank_row += [f"{ranks_ours[m]:.4f}" if m in ranks_ours else "—", f"{ranks_pub[m]:.4f}" if m in ranks_pub else "—"]
+        rank_row.append(f"{ranks_ours[m]:.4f}" if m in ranks_ours else "—")
+        if m in published:
+            rank_row.append(f"{ranks_pub[m]:.4f}" if m in ranks_pub else "—")
     rows.append(tuple(rank_row))
     return Table(tuple(header), tuple(rows), caption=result.spec["caption"])
 
