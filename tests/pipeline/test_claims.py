@@ -96,6 +96,30 @@ def test_dominates_with_missing_cells_fails_on_a_computed_loss_and_is_otherwise_
     assert got["ours"] == UNKNOWN and got["ours_evidence"] == "missing cells: lo2"
 
 
+def test_a_count_claim_is_decided_with_missing_cells_when_the_computed_ones_decide_it():
+    # Five data sets; ours: a wins d1, d2, d3, loses d4, d5 is not computed.
+    cells = pd.DataFrame(
+        [(d, m, 0.5, v) for d, (va, vb) in
+         {"d1": (0.9, 0.8), "d2": (0.9, 0.8), "d3": (0.9, 0.8), "d4": (0.7, 0.8), "d5": (float("nan"), 0.8)}.items()
+         for m, v in (("a", va), ("b", vb))],
+        columns=["dataset", "method", "published_mean", "mean"],
+    )
+    claim = {"text": "t", "kind": "better_on_count", "a": "a", "b": "b"}
+    # 3 wins already decide "3 of 5" ...
+    got = evaluate_claim({**claim, "count": 3}, cells, RANKS, SPEC)
+    assert got["ours"] == HOLDS and got["ours_evidence"] == "better on 3 of 4 computed, 1 not (d5) (needs 3)"
+    # ... d5 could still make "4 of 5" ...
+    assert evaluate_claim({**claim, "count": 4}, cells, RANKS, SPEC)["ours"] == UNKNOWN
+    # ... but nothing can make "5 of 5" after the loss on d4.
+    assert evaluate_claim({**claim, "count": 5}, cells, RANKS, SPEC)["ours"] == FAILS
+    # "better or within 0.15" counts d4 too: 4 of 5 hold with d5 missing; 5 of 5 is open.
+    close = {**claim, "kind": "not_worse_on_count", "within": 0.15}
+    assert evaluate_claim({**close, "count": 4}, cells, RANKS, SPEC)["ours"] == HOLDS
+    assert evaluate_claim({**close, "count": 5}, cells, RANKS, SPEC)["ours"] == UNKNOWN
+    # The published side (all 0.5: no strict win anywhere) fails "3 of 5" outright.
+    assert evaluate_claim({**claim, "count": 3}, cells, RANKS, SPEC)["paper"] == FAILS
+
+
 def test_missing_cells_and_unknown_kinds():
     got = evaluate_claim({"text": "t", "kind": "dominates", "a": "a", "b": "zzz"}, CELLS, RANKS, SPEC)
     assert got["paper"] == UNKNOWN

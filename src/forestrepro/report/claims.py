@@ -12,7 +12,8 @@ regenerated ones. Kinds:
 - ``not_significantly_different``: ``a``'s mean rank is within the CD of each of ``others``;
 - ``better_on_count``: ``a`` beats ``b`` strictly on at least ``count`` data sets (with ``of``,
   "``count`` of ``of``" is scaled to the data sets the table has, rounding up, so a profile
-  that runs a subset checks the same proportion);
+  that runs a subset checks the same proportion); decided while cells are missing as soon as
+  the computed ones decide it (enough wins in, or too many non-wins for the rest to make up);
 - ``control_significantly_better``: ``a`` (the table's ``control``) ranks better than each of
   ``others`` and Holm's post-hoc test finds the difference significant;
 - ``more_complete_cells``: ``a`` has more non-missing cells than ``b`` (e.g. the C2RF paper's
@@ -80,13 +81,32 @@ def _larger_gain(cells, column, claim, table_spec):
     return verdict, f"mean gain {inside.mean():+.3f} on the subset vs {outside.mean():+.3f} elsewhere"
 
 
-def _better_on_count(cells, column, claim, table_spec):
-    pair = _paired(_scores(cells, column, claim.get("subset")), claim["a"], claim["b"])
-    if pair is None:
+def _count_claim(cells, column, claim, table_spec, counts, wording):
+    """A claim "``a`` is <wording> ``b`` on at least ``count`` data sets", decided with missing cells
+    whenever the computed ones decide it: it holds once enough data sets count, and fails once too
+    many data sets are computed and do not count for the rest to reach the number needed.
+    ``counts`` maps the signed margins ``a - b`` to booleans."""
+    scores = _scores(cells, column, claim.get("subset"))
+    a, b = claim["a"], claim["b"]
+    if a not in scores or b not in scores or scores.empty:
         return UNKNOWN, "missing cells"
-    wins = int((_sign(table_spec) * (pair[claim["a"]] - pair[claim["b"]]) > 0).sum())
-    needed = _needed(claim, len(pair))
-    return (HOLDS if wins >= needed else FAILS), f"better on {wins} of {len(pair)} (needs {needed})"
+    complete = scores[[a, b]].dropna()
+    missing = [d for d in scores.index if d not in complete.index]
+    ok = int(counts(_sign(table_spec) * (complete[a] - complete[b])).sum())
+    needed = _needed(claim, len(scores))
+    evidence = f"{wording} on {ok} of {len(complete)}"
+    if missing:
+        evidence += f" computed, {len(missing)} not ({', '.join(missing)})"
+    evidence += f" (needs {needed})"
+    if ok >= needed:
+        return HOLDS, evidence
+    if ok + len(missing) < needed:
+        return FAILS, evidence
+    return UNKNOWN, evidence
+
+
+def _better_on_count(cells, column, claim, table_spec):
+    return _count_claim(cells, column, claim, table_spec, lambda margin: margin > 0, "better")
 
 
 def _needed(claim: dict, n: int) -> int:
@@ -103,13 +123,8 @@ def _more_complete_cells(cells, column, claim, table_spec):
 
 
 def _not_worse_on_count(cells, column, claim, table_spec):
-    pair = _paired(_scores(cells, column, claim.get("subset")), claim["a"], claim["b"])
-    if pair is None:
-        return UNKNOWN, "missing cells"
-    margin = _sign(table_spec) * (pair[claim["a"]] - pair[claim["b"]])
-    ok = int((margin >= -claim["within"]).sum())
-    needed = _needed(claim, len(pair))
-    return (HOLDS if ok >= needed else FAILS), f"better or within {claim['within']:g} on {ok} of {len(pair)} (needs {needed})"
+    return _count_claim(cells, column, claim, table_spec, lambda margin: margin >= -claim["within"],
+                        f"better or within {claim['within']:g}")
 
 
 def _mean_relative_reduction(cells, column, claim, table_spec):
