@@ -9,6 +9,7 @@ from forestrepro.config import (
     compose_config,
     compute_tag,
     plan_jobs,
+    plan_spec_files,
     write_job_specs,
 )
 from forestrepro.record import spec_digest
@@ -86,6 +87,32 @@ def test_table_spec_names_what_its_experiment_runs_but_it_cannot_place(tmp_path)
     write_job_specs(cfg, "t", tmp_path)
     spec = json.loads((tmp_path / "runs" / "t" / "specs" / "rcrf" / "table2.table.json").read_text())
     assert spec["dataset_order"] == ["wine"] and spec["unplaced"] == {"datasets": ["sonar"], "methods": []}
+
+
+@pytest.mark.parametrize("value", ["-1", "abc", "2.5"])
+def test_method_parameters_are_checked_before_any_job_runs(value, tmp_path):
+    cfg = compose_config([f"method.rcrf.params.n_estimators={value}"])
+    with pytest.raises(ConfigError, match=r"method\.rcrf \(paper\.rcrf\.experiments\.main, data set \w+\): "
+                                          r"n_estimators must be an int >= 1"):
+        plan_spec_files(cfg, "t", tmp_path)
+    assert not any(tmp_path.iterdir())  # nothing written
+
+
+def test_grid_sweep_and_nested_parameters_are_checked(tmp_path):
+    cfg = compose_config(["method.knn.grid.n_neighbors=[1,0]"])
+    with pytest.raises(ConfigError, match=r"method\.knn .*grid value n_neighbors=0"):
+        plan_spec_files(cfg, "t", tmp_path)
+    cfg = compose_config(["paper.brf.experiments.sweep_h.sweep.values=[1,-2]"])
+    with pytest.raises(ConfigError, match=r"method\.brf with h=-2 .*h must be None or an int >= 1"):
+        plan_spec_files(cfg, "t", tmp_path)
+    cfg = compose_config(["method.df.params.max_levels=0"])
+    with pytest.raises(ConfigError, match=r"method\.df .*max_levels must be an int >= 1"):
+        plan_spec_files(cfg, "t", tmp_path)
+    # the paper profile scans MNIST and sEMG: the scanner inside the estimator is checked too
+    cfg = compose_config(["method.wdf.params.scanner.stride=0"], profile="paper")
+    with pytest.raises(ConfigError, match=r"method\.wdf .*data set (mnist|semg)\w*\): stride must be an int >= 1"):
+        plan_spec_files(cfg, "t", tmp_path)
+    plan_spec_files(compose_config(), "t", tmp_path)  # the shipped config passes
 
 
 def test_c2rf_bounds_must_be_ordered():

@@ -20,6 +20,7 @@ from pathlib import Path
 from ..io import write_text_if_changed
 from ..record.store import spec_digest
 from .compose import ConfigError, dump_yaml
+from .method_params import check_method_params
 
 TAG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -142,13 +143,14 @@ def write_spec_files(files: dict[Path, str]) -> None:
 def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tuple[list[JobSpec], dict[Path, str]]:
     """The jobs, each with the scan step it reads (``scan_name``) and its spec's digest, and
     the text of every specification file: the resolved config, one spec per data set, job,
-    table and figure. Nothing is written."""
+    table and figure. Nothing is written. Raises ``ConfigError`` naming every method whose
+    parameters its estimator rejects (``method_params``)."""
     results = Path(results)
     files = {results / "runs" / tag / "config.yaml": dump_yaml(cfg)}
     jobs = plan_jobs(cfg)
     for dataset in sorted({j.dataset for j in jobs}):
         files[dataset_spec_path(results, dataset)] = _dump(cfg["dataset"][dataset])
-    planned, jobs = jobs, []
+    planned, jobs, specs = jobs, [], []
     for job in planned:
         pcfg = cfg["paper"][job.paper]
         exp = pcfg["experiments"][job.experiment]
@@ -168,7 +170,11 @@ def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tup
             "dataset_options": pcfg.get("dataset_options", {}).get(job.dataset, {}),
         }
         files[job_spec_path(results, tag, job)] = _dump(spec)
+        specs.append(spec)
         jobs.append(replace(job, scan=scan_name(spec), spec_digest=spec_digest(spec)))
+    problems = check_method_params(specs)
+    if problems:
+        raise ConfigError("invalid method parameters:\n  " + "\n  ".join(problems))
     for paper in cfg["papers"]:
         pcfg = cfg["paper"][paper]
         for table, tcfg in pcfg["tables"].items():

@@ -130,6 +130,13 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         """
         return self._grow(X, y, X_test, y_test, keep=False, parts=parts)
 
+    def _check_params(self):
+        """Check the parameters (before any data is touched); return the level's member templates."""
+        check_int("n_folds", self.n_folds, 2)
+        check_int("early_stopping_rounds", self.early_stopping_rounds, 1)
+        check_int("max_levels", self.max_levels, 1)
+        return self._member_templates()
+
     def _member_templates(self):
         return member_templates(self.n_rf, self.n_crf, self.n_trees, weighting=self.weighting,
                                 accuracy_source=self.accuracy_source,
@@ -156,10 +163,7 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
     def _grow(self, X, y, X_test, y_test, keep, parts=None):
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
-        check_int("n_folds", self.n_folds, 2)
-        check_int("early_stopping_rounds", self.early_stopping_rounds, 1)
-        check_int("max_levels", self.max_levels, 1)
-        templates = self._member_templates()
+        templates = self._check_params()
         for name in ("levels_", "level_test_accuracies_"):
             self.__dict__.pop(name, None)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)

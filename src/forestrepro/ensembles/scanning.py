@@ -200,6 +200,15 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
                 column += width
         return out
 
+    def _check_params(self):
+        """Check the parameters (before any data is touched); return the window forests' templates."""
+        check_int("n_folds", self.n_folds, 2)
+        check_int("stride", self.stride, 1)
+        check_int("batch_windows", self.batch_windows, 1)
+        if self.max_train_windows is not None:
+            check_int("max_train_windows", self.max_train_windows, 1)
+        return self._member_templates()
+
     def _member_templates(self):
         return member_templates(1, 1, self.n_trees, crf_bootstrap=self.crf_bootstrap,
                                 n_jobs=self.n_jobs)
@@ -280,12 +289,7 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
     def _scan(self, X, y, X_test, keep, parts=None):
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
-        check_int("n_folds", self.n_folds, 2)
-        check_int("stride", self.stride, 1)
-        check_int("batch_windows", self.batch_windows, 1)
-        if self.max_train_windows is not None:
-            check_int("max_train_windows", self.max_train_windows, 1)
-        templates = self._member_templates()
+        templates = self._check_params()
         self.shape_ = self._resolve_shape(X.shape[1])
         self.window_sizes_ = (default_window_sizes(self.shape_) if self.window_sizes is None
                               else tuple(int(size) for size in self.window_sizes))
