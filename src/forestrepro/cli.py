@@ -109,7 +109,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     dataset_specs = {Path(p).stem: _read_json(p) for p in args.dataset_specs}
     records = [_read_json(p) for p in args.records]
     build_report(args.tag, tables, figures, dataset_specs, records, args.out_dir, n_jobs=args.jobs,
-                 partial_runs=args.partial_runs, committed=args.committed)
+                 partial=_read_json(args.partial) if args.partial else None, committed=args.committed)
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
 
@@ -176,8 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--committed", action="store_true",
                    help="a committed report: refuse records made from a tree with uncommitted changes")
     p.add_argument("--out-dir", required=True)
-    p.add_argument("--partial-runs", nargs=2, type=int, metavar=("FINISHED", "JOBS"), default=None,
-                   help="a partial report: FINISHED of the tag's JOBS runs had finished")
+    p.add_argument("--partial", default=None, metavar="JSON",
+                   help="a partial report: {finished, jobs, pending: {job path: why it has no record}}")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("plan", help=cmd_plan.__doc__)

@@ -134,14 +134,21 @@ def test_plain_snakemake_keeps_going_past_a_failed_job_and_exits_non_zero(tmp_pa
     # profiles/default sits where Snakemake looks for it (beside the Snakefile), so a plain
     # run keeps going: KNN with more neighbours than wine has training rows fails at fit
     # time, every other job finishes, the failure is named, and the exit code says so.
-    proc = snakemake(tmp_path, "--cores", "2", "records", check=False,
-                     extra_overrides=["paper.brf.experiments.main.datasets=[wine]", "method.knn.grid.n_neighbors=[1000]"])
+    overrides = ["paper.brf.experiments.main.datasets=[wine]", "method.knn.grid.n_neighbors=[1000]"]
+    proc = snakemake(tmp_path, "--cores", "2", "records", check=False, extra_overrides=overrides)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "Error in rule train" in out and "job=brf/main/knn/wine" in out
     runs = tmp_path / "results" / "runs" / "tiny" / "brf" / "main"
     finished = sorted(p.parent.name for p in runs.glob("*/wine.csv"))
     assert finished == ["biau12", "biau12v", "brf", "pbrf", "rf", "rf_gr", "svm"]  # all but knn
+    # the failed job leaves a note with its error, and a partial report says it failed
+    note = (runs / "knn" / "wine.failed.txt").read_text()
+    assert "n_neighbors" in note and "(exit status 1)" in note
+    snakemake(tmp_path, "partial=true", "--cores", "1", extra_overrides=overrides)
+    report = (tmp_path / "results" / "report" / "tiny" / "index.md").read_text()
+    assert "1 failed, 0 have a stale record" in report
+    assert "brf/main/knn/wine: failed: " in report and report.count("failed: ") >= 2  # the list and the cell
 
 
 @pytest.mark.parametrize("typo, meant", [("profil=paper", "profile"), ("overide=[]", "overrides")])

@@ -13,6 +13,7 @@
 
 import fnmatch
 import hashlib
+import json
 import os
 import re
 import sys
@@ -168,6 +169,23 @@ def runs_of_experiment(paper, experiment):
     return [record_of(job) for job in jobs if RECORDS[job.path].current or not PARTIAL]
 
 
+def failure_note_of(job):
+    """The note a failed training job leaves beside where its record would be (rule train)."""
+    return f"{RESULTS}/runs/{TAG}/{job.path}.failed.txt"
+
+
+def pending_reason(job):
+    """Why ``job`` has no current record, for a partial report: its failure note, its record's
+    staleness, or that it has not run."""
+    status = RECORDS[job.path]
+    if os.path.exists(failure_note_of(job)):
+        with open(failure_note_of(job), encoding="utf-8") as f:
+            return "failed: " + " ".join(f.read().split())
+    if status.state == "stale":
+        return f"stale, not rerun yet ({status.reason})"
+    return "not run yet"
+
+
 def provenance_of(run):
     """The provenance JSON beside a record's CSV."""
     return run.removesuffix(".csv") + ".provenance.json"
@@ -180,6 +198,13 @@ if PARTIAL:  # a table or figure with no finished run is left out of a partial r
     if not TABLES:
         sys.exit(f"forestrepro: --config partial=true, but no job of tag '{TAG}' has finished yet")
     FINISHED_RUNS = sum(RECORDS[job.path].current for job in JOBS)
+    # what the report says of each job it shows that has no current record (written in
+    # onstart with the other specs, a report input through its digest)
+    PARTIAL_SPEC = f"{RESULTS}/runs/{TAG}/specs/partial.json"
+    SPEC_FILES[Path(PARTIAL_SPEC)] = json.dumps(
+        {"finished": FINISHED_RUNS, "jobs": len(JOBS),
+         "pending": {job.path: pending_reason(job) for job in JOBS if not RECORDS[job.path].current}},
+        indent=1, sort_keys=True) + "\n"
 
 # The jobs whose records the report shows: those of the experiments its tables and figures read.
 _REPORTED = sorted({(p, CFG["paper"][p]["tables"][t]["experiment"]) for p, t in TABLES}

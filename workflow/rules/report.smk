@@ -55,6 +55,7 @@ REPORT_SPECS = {
     "tables": [f"{RESULTS}/runs/{TAG}/specs/{p}/{t}.table.json" for p, t in TABLES],
     "figures": [f"{RESULTS}/runs/{TAG}/specs/{p}/{f}.figure.json" for p, f in PAPER_FIGURES],
     "datasets": [f"{RESULTS}/data/specs/{d}.json" for d in DATASETS],
+    "partial": [PARTIAL_SPEC] if PARTIAL else [],
 }
 
 
@@ -81,7 +82,7 @@ rule report:
         spec_sha256=spec_sha256(*(path for paths in REPORT_SPECS.values() for path in paths)),
         stems=[f"{RESULTS}/tables/{TAG}/{p}_{t}" for p, t in TABLES],
         jobs=len(REPORTED_JOBS),
-        partial=f"--partial-runs {FINISHED_RUNS} {len(JOBS)}" if PARTIAL else "",
+        partial=f"--partial {PARTIAL_SPEC}" if PARTIAL else "",
         committed="--committed" if COMMITTED_REPORT else "",
     threads: 1
     resources:

@@ -6,6 +6,9 @@
 # scan step (rules/scan.smk) and reads the scan from results/cache/scans.
 # A job whose record is current is finished: this rule does not match its record's path
 # (PENDING_JOBS, common.smk), so nothing reruns it; delete a record to recompute it.
+# A job that fails leaves a failure note beside where its record would be
+# (<job>.failed.txt: the error's last line and the exit status), which a partial report
+# shows and which can be committed like a record; its next attempt removes it.
 
 
 # Compute records without building the report: `snakemake records`, or a subset of the jobs
@@ -30,13 +33,15 @@ rule train:
     params:
         spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{wc.job}.json",
         data=lambda wc: f"{RESULTS}/data/{JOB_BY_PATH[wc.job].dataset}.parquet",
+        failed=lambda wc: failure_note_of(JOB_BY_PATH[wc.job]),
     threads: 4
     resources:
         mem_mb=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "mem_mb", 2000),
         runtime=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "runtime_min", 60),
     shell:
-        "{FORESTREPRO} train --spec {params.spec} --data {params.data} --out {output.runs}"
-        " --threads {threads} 2> {log}"
+        "rm -f {params.failed}; {FORESTREPRO} train --spec {params.spec} --data {params.data}"
+        " --out {output.runs} --threads {threads} 2> {log}"
+        " || {{ status=$?; {{ tail -n 1 {log}; echo \"(exit status $status)\"; }} > {params.failed}; exit $status; }}"
 
 
 # Why a stale record reruns: a note that exists only while its job runs (temp), so the next

@@ -87,18 +87,22 @@ def _fmt(value: float, digits: int = 4) -> str:
     return "—" if pd.isna(value) else f"{value:.{digits}f}"
 
 
-def _missing_reason(cell) -> str:
-    """Why a regenerated cell is empty: no run, or runs without a value (e.g. C2RF samples not solved)."""
+def _missing_reason(cell, spec: dict, pending: dict) -> str:
+    """Why a regenerated cell is empty: its job failed, is stale or has not run (``pending``,
+    from a partial report's plan), no run at all, or runs without a value (e.g. C2RF samples
+    not solved)."""
     if cell["n_folds"] == 0:
-        return "not computed"
+        job = f"{spec['paper']}/{spec['experiment']}/{cell['method']}/{cell['dataset']}"
+        return pending.get(job, "not computed")
     return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
 
 
-def _cell_rows(cells: pd.DataFrame, digits: int) -> tuple:
+def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict) -> tuple:
+    digits = spec.get("digits", 4)
     rows = []
     for _, c in cells.iterrows():
         if pd.isna(c["mean"]):
-            verdict = _missing_reason(c)
+            verdict = _missing_reason(c, spec, pending)
         elif pd.isna(c["published_mean"]):
             verdict = "not in the paper"
         else:
@@ -183,8 +187,11 @@ def figure_caption(fspec: dict) -> str:
     return fspec["caption"].replace("{dataset}", str(fspec.get("dataset", "")))
 
 
-def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: dict, data_provenance: dict) -> list:
-    """The report section of one regenerated table."""
+def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: dict, data_provenance: dict,
+                  pending: dict | None = None) -> list:
+    """The report section of one regenerated table; ``pending`` says why a job has no record
+    yet (a partial report)."""
+    pending = pending or {}
     cells = pd.read_csv(stem.with_suffix(".csv"))
     cells["within"] = cells["within"].map(lambda v: None if pd.isna(v) else bool(v))
     ranks = json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
@@ -206,7 +213,7 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
         ),
         Table(
             ("Data set", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
-            _cell_rows(cells, spec.get("digits", 4)),
+            _cell_rows(cells, spec, pending),
             caption="Cell by cell",
         ),
     ]
@@ -242,11 +249,7 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
     if figure is not None:
         blocks.append(Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}"))
     missing = cells[cells["mean"].isna()]
-    notes = [
-        f"{r.dataset} / {r.method}: "
-        + ("not computed (no result for this cell in this run)" if r.n_folds == 0 else _missing_reason(r._asdict()))
-        for r in missing.itertuples()
-    ]
+    notes = [f"{r['dataset']} / {r['method']}: {_missing_reason(r, spec, pending)}" for _, r in missing.iterrows()]
     excluded = ranks["ours"].get("excluded_datasets", [])
     if excluded:
         notes.append("left out of the regenerated ranks for a missing cell: " + ", ".join(excluded))
@@ -280,13 +283,13 @@ def build_report(
     records: list[dict],
     out_dir: str | Path,
     n_jobs: int,
-    partial_runs: tuple[int, int] | None = None,
+    partial: dict | None = None,
     committed: bool = False,
 ) -> None:
     """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
     and the papers' ``figures`` = [(png, spec)], from the run ``records`` (provenance dicts)
-    of the report's ``n_jobs`` jobs. ``partial_runs`` = (finished, jobs) marks a report made
-    before every job had finished (``--config partial=true``). A ``committed`` report refuses
+    of the report's ``n_jobs`` jobs. ``partial`` = {finished, jobs, pending: {job: why}} marks a
+    report made before every job had finished (``--config partial=true``). A ``committed`` report refuses
     records made from a tree with uncommitted changes. ``out_dir/figures`` ends up holding
     exactly the figures the report shows."""
     out_dir = Path(out_dir)
@@ -313,21 +316,27 @@ def build_report(
                 "pipeline; its numbers are not comparable with the papers'."
             )
         )
-    if partial_runs is not None:
-        finished, jobs = partial_runs
+    pending = {} if partial is None else partial["pending"]
+    if partial is not None:
+        failed = {job: why for job, why in pending.items() if why.startswith("failed")}
+        stale = sum(why.startswith("stale") for why in pending.values())
         doc.add(
             Paragraph(
-                f"Partial report: {finished} of the {jobs} jobs of this tag had finished when it was "
-                "made. A cell without a finished job is marked 'not computed', the ranks leave its data "
-                "set out, and a claim that needs it cannot be checked."
+                f"Partial report: {partial['finished']} of the {partial['jobs']} jobs of this tag had "
+                f"finished when it was made; {len(failed)} failed, {stale} have a stale record and "
+                f"{len(pending) - len(failed) - stale} have not run yet. A cell without a finished job "
+                "says which, the ranks leave its data set out, and a claim that needs it cannot be "
+                "checked unless the other cells decide it."
             )
         )
+        if failed:
+            doc.add(Bullets(tuple(f"{job}: {why}" for job, why in sorted(failed.items()))))
     papers = list(dict.fromkeys(spec["paper"] for _, spec, _ in tables))
     for paper in papers:
         mine = [(stem, spec, fig) for stem, spec, fig in tables if spec["paper"] == paper]
         doc.add(Heading(f"{paper.upper()}: {mine[0][1].get('title', paper)}"))
         for stem, spec, figure in mine:
-            doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance))
+            doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance, pending))
             if figure is not None:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(figure, out_dir / "figures" / figure.name)
