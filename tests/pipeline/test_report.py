@@ -144,3 +144,34 @@ def test_a_method_the_paper_lacks_gets_no_published_column(tmp_path):
     write_table(build_table(_runs(scores), spec), tmp_path / "t")
     header = (tmp_path / "t.md").read_text().splitlines()[2]
     assert "knn (ours)" in header and "None" not in header and "SVMs (paper)" in header
+
+
+def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from forestrepro.report.build import build_report
+
+    monkeypatch.chdir(tmp_path)  # the pipeline runs from the repository root
+
+    # wine is far from the paper (published 0.9438 for SVMs), sonar and ionosphere are not computed
+    scores = {("wine", m): [0.5, 0.5] for m in SPEC["method_order"]}
+    spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": [], "methods": []}, "claims": [
+        {"text": "svm beats knn on 2 of 3", "kind": "better_on_count", "a": "svm", "b": "knn", "count": 2},
+    ]}
+    write_table(build_table(_runs(scores), spec), tmp_path / "tables" / "brf_table2")
+    record = {"job": "brf/main/svm/wine", "rows": 2, "wall_seconds": 1.0, "made": "2026-01-01T00:00:00Z",
+              "git": {"commit": "abc", "clean": True}, "code": {"digest": "0" * 64}, "spec": {"dataset": "wine"},
+              "data": {}, "environment": {"machine": "m", "python": "3.11", "packages": {}}}
+    out = Path("results") / "report" / "t"
+    build_report("t", [(tmp_path / "tables" / "brf_table2", spec, None)], [], {}, [record], out, n_jobs=9)
+    md, page = (out / "index.md").read_text(), (out / "index.html").read_text()
+    anchor = "table2-test-table"
+    # one summary line per table, linked to its section; the claim is undecided with 2 cells missing
+    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | 6 | 0 / 0 / 1 |" in md
+    assert f'<h3 id="{anchor}">' in page and f'<a href="#{anchor}">table2</a>' in page
+    assert "- [BRF: brf](#brf-brf)" in md and "- [Provenance](#provenance)" in md
+    # the verdicts are styled, and the cell with a record links to it
+    assert "**OUTSIDE tolerance**" in md and '<td class="out">OUTSIDE tolerance</td>' in page
+    assert '<td class="none">not computed</td>' in page
+    assert "[0.5000 ± 0.0000](../../runs/t/brf/main/svm/wine.csv)" in md
+    assert "[0.5000 ± 0.0000](../../runs/t/brf/main/knn/wine.csv)" not in md  # no record for knn

@@ -14,14 +14,16 @@ from pathlib import Path
 import pandas as pd
 
 from ..io import write_text_atomic
-from .claims import evaluate_claim
+from .claims import FAILS, HOLDS, UNKNOWN, evaluate_claim
 from .document import (
     Bullets,
     Document,
     Figure,
     Heading,
     Paragraph,
+    Styled,
     Table,
+    anchors,
     to_html,
     to_markdown,
 )
@@ -97,25 +99,30 @@ def _missing_reason(cell, spec: dict, pending: dict) -> str:
     return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
 
 
-def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict) -> tuple:
+def _verdict(cell, spec: dict, pending: dict) -> Styled:
+    if pd.isna(cell["mean"]):
+        return Styled(_missing_reason(cell, spec, pending), "none")
+    if pd.isna(cell["published_mean"]):
+        return Styled("not in the paper", "none")
+    return Styled("within tolerance", "ok") if bool(cell["within"]) else Styled("OUTSIDE tolerance", "out")
+
+
+def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> tuple:
+    """One row per cell; the regenerated value links to the run record it comes from."""
     digits = spec.get("digits", 4)
     rows = []
     for _, c in cells.iterrows():
-        if pd.isna(c["mean"]):
-            verdict = _missing_reason(c, spec, pending)
-        elif pd.isna(c["published_mean"]):
-            verdict = "not in the paper"
-        else:
-            verdict = "within tolerance" if bool(c["within"]) else "OUTSIDE tolerance"
+        regenerated = format_cell(c["mean"], c["std"], digits)
+        link = record_link(f"{spec['paper']}/{spec['experiment']}/{c['method']}/{c['dataset']}")
         rows.append(
             (
                 c["dataset"],
                 c["method"] + (f" ({c['paper_method']})" if isinstance(c["paper_method"], str) else " (ours only)"),
                 format_cell(c["published_mean"], c["published_std"], digits),
-                format_cell(c["mean"], c["std"], digits),
+                f"[{regenerated}]({link})" if link and not pd.isna(c["mean"]) else regenerated,
                 _fmt(c["delta"], digits),
                 _fmt(c["tolerance"], digits),
-                verdict,
+                _verdict(c, spec, pending),
             )
         )
     return tuple(rows)
@@ -187,20 +194,43 @@ def figure_caption(fspec: dict) -> str:
     return fspec["caption"].replace("{dataset}", str(fspec.get("dataset", "")))
 
 
-def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: dict, data_provenance: dict,
-                  pending: dict | None = None) -> list:
-    """The report section of one regenerated table; ``pending`` says why a job has no record
-    yet (a partial report)."""
-    pending = pending or {}
+def _table_results(stem: Path) -> tuple[pd.DataFrame, dict]:
+    """A regenerated table's cells (``<stem>.csv``) and rank statistics (``<stem>_ranks.json``)."""
     cells = pd.read_csv(stem.with_suffix(".csv"))
     cells["within"] = cells["within"].map(lambda v: None if pd.isna(v) else bool(v))
-    ranks = json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
+    return cells, json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
+
+
+def table_heading(spec: dict) -> Heading:
+    return Heading(f"{spec['table']}: {spec['caption']}", 3)
+
+
+def summary_row(stem: Path, spec: dict, anchor: str) -> tuple[str, ...]:
+    """A table's line in the report's summary: cells within tolerance, claims by verdict."""
+    cells, ranks = _table_results(stem)
+    computed = cells[cells["within"].notna()]
+    claims = [evaluate_claim(c, cells, ranks, spec)["ours"] for c in spec.get("claims", [])]
+    return (
+        spec["paper"].upper(),
+        f"[{spec['table']}](#{anchor})",
+        f"{int(computed['within'].astype(bool).sum())} of {len(computed)}",
+        str(int(cells["mean"].isna().sum())),
+        f"{claims.count(HOLDS)} / {claims.count(FAILS)} / {claims.count(UNKNOWN)}" if claims else "none",
+    )
+
+
+def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: dict, data_provenance: dict,
+                  pending: dict | None = None, record_link=lambda job: None) -> list:
+    """The report section of one regenerated table; ``pending`` says why a job has no record
+    yet (a partial report); ``record_link(job)`` is the link to a job's record, or None."""
+    pending = pending or {}
+    cells, ranks = _table_results(stem)
     computed = cells[cells["within"].notna()]
     agree = int(computed["within"].astype(bool).sum())
     n_missing = int((cells["mean"].isna() & (cells["n_folds"] == 0)).sum())
     n_empty = int((cells["mean"].isna() & (cells["n_folds"] > 0)).sum())
     blocks = [
-        Heading(f"{spec['table']}: {spec['caption']}", 3),
+        table_heading(spec),
         Paragraph(
             f"{agree} of {len(computed)} regenerated cells with a published value lie within tolerance of the published value "
             f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, "
@@ -213,7 +243,7 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
         ),
         Table(
             ("Data set", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
-            _cell_rows(cells, spec, pending),
+            _cell_rows(cells, spec, pending, record_link),
             caption="Cell by cell",
         ),
     ]
@@ -275,6 +305,21 @@ def data_provenance_of(records: list[dict]) -> dict:
     return found
 
 
+def _fill_contents(doc: Document, at: int, table_at: list) -> None:
+    """Fill in the summary (per table: cells within tolerance, empty cells, claims by verdict,
+    linked to the table) at ``doc.blocks[at + 1]`` and the contents (links to each section) at
+    ``doc.blocks[at + 3]``."""
+    headings = [(i, b) for i, b in enumerate(doc.blocks) if isinstance(b, Heading)]
+    anchor_at = dict(zip((i for i, _ in headings), anchors([Heading(doc.title, 1), *doc.blocks])[1:], strict=True))
+    sections = tuple(f"[{b.text}](#{anchor_at[i]})" for i, b in headings if b.level == 2 and i > at + 2)
+    summary = tuple(summary_row(stem, spec, anchor_at[i]) for i, stem, spec in table_at)
+    doc.blocks[at + 1] = Table(
+        ("Paper", "Table", "Cells within tolerance", "Empty cells", "Claims hold / not / undecided"),
+        summary, caption="Regenerated cells within tolerance of the published ones, and the paper's claims "
+                         "checked on our numbers")
+    doc.blocks[at + 3] = Bullets(sections)
+
+
 def build_report(
     tag: str,
     tables: list[tuple[Path, dict, Path | None]],
@@ -331,12 +376,21 @@ def build_report(
         )
         if failed:
             doc.add(Bullets(tuple(f"{job}: {why}" for job, why in sorted(failed.items()))))
+    record_jobs = {r["job"] for r in records}
+
+    def record_link(job: str) -> str | None:
+        return _relative(Path("results") / "runs" / tag / f"{job}.csv", out_dir) if job in record_jobs else None
+
+    contents_at = len(doc.blocks)
+    doc.add(Heading("Summary"), Bullets(()), Heading("Contents"), Bullets(()))  # filled in once every heading is known
+    table_at = []  # (position of the table's heading, stem, spec)
     papers = list(dict.fromkeys(spec["paper"] for _, spec, _ in tables))
     for paper in papers:
         mine = [(stem, spec, fig) for stem, spec, fig in tables if spec["paper"] == paper]
         doc.add(Heading(f"{paper.upper()}: {mine[0][1].get('title', paper)}"))
         for stem, spec, figure in mine:
-            doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance, pending))
+            table_at.append((len(doc.blocks), stem, spec))
+            doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance, pending, record_link))
             if figure is not None:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(figure, out_dir / "figures" / figure.name)
@@ -358,5 +412,6 @@ def build_report(
         doc.add(Heading("Data"), Bullets(sources))
     doc.add(*provenance_block(tag, records, n_jobs))
     doc.add(*records_block(tag, records, out_dir))
+    _fill_contents(doc, contents_at, table_at)
     write_text_atomic(out_dir / "index.md", to_markdown(doc))
     write_text_atomic(out_dir / "index.html", to_html(doc))

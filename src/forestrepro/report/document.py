@@ -1,7 +1,9 @@
 """A tiny document model rendered to Markdown and HTML, so both say exactly the same.
 
 A document is a list of blocks: ``Heading``, ``Paragraph``, ``Bullets``, ``Table`` and
-``Figure``. Markdown is what the repository commits; HTML is for browsers.
+``Figure``. Markdown is what the repository commits; HTML is for browsers. Headings get the
+anchors GitHub gives them (``anchors``), so links ``[text](#anchor)`` work in both; a table
+cell may be ``Styled`` (a verdict), which HTML colours by its style.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_NOT_IN_SLUG = re.compile(r"[^\w\- ]")
 
 
 def _html_text(text: str) -> str:
@@ -47,6 +50,31 @@ class Figure:
     caption: str
 
 
+@dataclass(frozen=True)
+class Styled:
+    """A table cell with a style: ``ok``, ``out`` (shown in bold in Markdown) or ``none``."""
+
+    text: str
+    style: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def anchors(blocks: list) -> list[str]:
+    """Each heading's anchor, as GitHub makes them: lower case, punctuation dropped, spaces to
+    hyphens, and ``-1``, ``-2``, ... on repeats (the document title comes first)."""
+    seen: dict[str, int] = {}
+    out = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            base = _NOT_IN_SLUG.sub("", block.text.lower()).replace(" ", "-")
+            n = seen.get(base, 0)
+            seen[base] = n + 1
+            out.append(base if n == 0 else f"{base}-{n}")
+    return out
+
+
 @dataclass
 class Document:
     title: str
@@ -56,8 +84,15 @@ class Document:
         self.blocks.extend(blocks)
 
 
-def _md_cell(text: str) -> str:
+def _md_cell(text) -> str:
+    if isinstance(text, Styled) and text.style == "out":
+        text = f"**{text.text}**"
     return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _td(text) -> str:
+    style = f' class="{text.style}"' if isinstance(text, Styled) else ""
+    return f"<td{style}>{_html_text(text)}</td>"
 
 
 def to_markdown(doc: Document) -> str:
@@ -85,17 +120,18 @@ def to_markdown(doc: Document) -> str:
 def to_html(doc: Document) -> str:
     """Render ``doc`` as a standalone HTML page."""
     esc = html.escape
-    body = [f"<h1>{esc(doc.title)}</h1>"]
+    ids = iter(anchors([Heading(doc.title, 1), *doc.blocks]))
+    body = [f'<h1 id="{next(ids)}">{esc(doc.title)}</h1>']
     for block in doc.blocks:
         if isinstance(block, Heading):
-            body.append(f"<h{block.level}>{esc(block.text)}</h{block.level}>")
+            body.append(f'<h{block.level} id="{next(ids)}">{esc(block.text)}</h{block.level}>')
         elif isinstance(block, Paragraph):
-            body.append(f"<p>{esc(block.text)}</p>")
+            body.append(f"<p>{_html_text(block.text)}</p>")
         elif isinstance(block, Bullets):
             body.append("<ul>" + "".join(f"<li>{_html_text(i)}</li>" for i in block.items) + "</ul>")
         elif isinstance(block, Table):
             head = "".join(f"<th>{esc(h)}</th>" for h in block.header)
-            rows = "".join("<tr>" + "".join(f"<td>{_html_text(c)}</td>" for c in r) + "</tr>" for r in block.rows)
+            rows = "".join("<tr>" + "".join(_td(c) for c in r) + "</tr>" for r in block.rows)
             caption = f"<caption>{esc(block.caption)}</caption>" if block.caption else ""
             body.append(f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif isinstance(block, Figure):
@@ -107,6 +143,7 @@ def to_html(doc: Document) -> str:
         "body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em}"
         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.2em .5em}"
         "th{background:#eee}img{max-width:100%}caption{font-style:italic}"
+        "td.ok{background:#e3f2e6}td.out{background:#fbe3e3;font-weight:bold}td.none{color:#777}"
     )
     return (
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
