@@ -167,7 +167,7 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     md, page = (out / "index.md").read_text(), (out / "index.html").read_text()
     anchor = "table2-test-table"
     # one summary line per table, linked to its section; the claim is undecided with 2 cells missing
-    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | 6 | 0 / 0 / 1 |" in md
+    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | 3 of 3 | 6 | 0 / 0 / 1 |" in md
     assert f'<h3 id="{anchor}">' in page and f'<a href="#{anchor}">table2</a>' in page
     assert "- [BRF: brf](#brf-brf)" in md and "- [Provenance](#provenance)" in md
     # the verdicts are styled, and the cell with a record links to it
@@ -175,3 +175,38 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     assert '<td class="none">not computed</td>' in page
     assert "[0.5000 ± 0.0000](../../runs/t/brf/main/svm/wine.csv)" in md
     assert "[0.5000 ± 0.0000](../../runs/t/brf/main/knn/wine.csv)" not in md  # no record for knn
+
+
+def test_a_cause_is_attached_only_where_its_test_holds():
+    from forestrepro.report.deviations import UNEXPLAINED, explain
+
+    cells = pd.DataFrame({
+        "dataset": ["d1", "d2", "d3"], "method": ["m", "m", "b"],
+        "published_mean": [0.90, 0.90, 0.70], "mean": [0.80, 0.80, 0.80], "delta": [-0.10, -0.10, 0.10],
+        "tolerance": [0.02, 0.02, 0.02], "within": [False, False, False],
+    })
+    # the other reading (table "alt") gives 0.89 on d1 (within 0.02 of 0.90) but 0.85 on d2 (not)
+    alt = pd.DataFrame({"dataset": ["d1", "d2"], "method": ["m_alt", "m_alt"], "mean": [0.89, 0.85]})
+    spec = {"paper": "p", "table": "t", "causes": [
+        {"cause": "reading", "text": "per-tree subsets (method.m.params.feature_subset)", "test": "ablation_within",
+         "ablation_table": "alt", "ablation_method": "m_alt", "methods": ["m"]},
+        {"cause": "baseline", "text": "our tuned baseline", "test": "better_than_published", "methods": ["b"]},
+    ]}
+    got = explain(cells, spec, {"alt": alt}.get, {"d2": {"published": {"p": {"rows": 100}}}},
+                  {"d2": {"shape": {"rows": 50}}}).set_index("dataset")
+    assert got.loc["d1", "cause"] == "reading" and "alt / m_alt: 0.8900" in got.loc["d1", "evidence"]
+    assert got.loc["d2", "cause"] == UNEXPLAINED  # the test fails: no cause, only a candidate
+    assert got.loc["d2", "candidates"] == "our data differs from the paper's Table 1: rows 50 (paper 100)"
+    assert got.loc["d3", "cause"] == "baseline"  # b beats its published value by 0.10 > 0.02
+    # lower is better: the same delta is now worse than published, so the baseline rule does not hold
+    flipped = explain(cells, {**spec, "higher_is_better": False}, {"alt": alt}.get, {}, {}).set_index("dataset")
+    assert flipped.loc["d3", "cause"] == UNEXPLAINED
+
+
+def test_cause_rules_must_name_tables_of_the_paper():
+    from forestrepro.config import ConfigError, compose_config
+
+    with pytest.raises(ConfigError, match=r"paper.rcrf.causes\[0\].*unknown table 'tabel2'"):
+        compose_config(['+paper.rcrf.causes=[{cause: reading, text: t, test: ablation_within, ablation_table: tabel2}]'])
+    with pytest.raises(ConfigError, match="ablation_table"):
+        compose_config(['+paper.rcrf.causes=[{cause: reading, text: t, test: ablation_within}]'])

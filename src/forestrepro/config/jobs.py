@@ -202,6 +202,7 @@ def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tup
                 },
                 "notes": pcfg.get("notes", []),
                 "claims": [c for c in pcfg.get("claims", []) if c["table"] == table],
+                "causes": [c for c in pcfg.get("causes", []) if table in c.get("tables", [table])],
             }
             files[table_spec_path(results, tag, paper, table)] = _dump(spec)
         for figure, fcfg in pcfg.get("figures", {}).items():

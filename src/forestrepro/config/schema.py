@@ -86,6 +86,10 @@ def check_references(cfg: dict) -> list[str]:
                         if method not in exp["methods"]:
                             problems.append(_unknown(f"method of experiment '{tcfg['experiment']}'", method,
                                                      exp["methods"], f"{where}.methods"))
+        for i, rule in enumerate(pcfg.get("causes", [])):
+            for table in [*rule.get("tables", []), *([rule["ablation_table"]] if "ablation_table" in rule else [])]:
+                if table not in pcfg["tables"]:
+                    problems.append(_unknown("table", table, list(pcfg["tables"]), f"paper.{paper}.causes[{i}]"))
     return problems
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..io import write_text_atomic
 from .claims import FAILS, HOLDS, UNKNOWN, evaluate_claim
+from .deviations import UNEXPLAINED, counted, data_candidates, explain
 from .document import (
     Bullets,
     Document,
@@ -149,25 +150,24 @@ def _rank_rows(ranks: dict, methods: dict) -> tuple:
 
 
 def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict) -> list[str]:
-    notes = []
-    paper = spec["paper"]
-    for dataset in spec["dataset_order"]:
-        dspec = dataset_specs.get(dataset, {})
-        stand_in = dspec.get("stand_in")
-        if stand_in:
-            notes.append(f"{dataset}: stand-in: {stand_in}")
-        published = (dspec.get("published") or {}).get(paper)
-        prov = data_provenance.get(dataset)
-        if published and prov:
-            shape = prov.get("shape", {})
-            diffs = [
-                f"{key} {shape.get(key)} (paper {published[key]})"
-                for key in ("rows", "features", "classes")
-                if published.get(key) is not None and shape.get(key) is not None and published[key] != shape[key]
-            ]
-            if diffs:
-                notes.append(f"{dataset}: our data differs from the paper's Table 1: " + ", ".join(diffs))
-    return notes
+    return [f"{dataset}: {found}" for dataset in spec["dataset_order"]
+            for found in data_candidates(dataset, spec["paper"], dataset_specs, data_provenance)]
+
+
+def deviation_blocks(explained: pd.DataFrame, digits: int) -> list:
+    """The cells outside tolerance, counted by cause, each with its cause or as unexplained."""
+    if explained.empty:
+        return []
+    rows = tuple((r["dataset"], r["method"], _fmt(r["delta"], digits),
+                  Styled(r["cause"], "out" if r["cause"] == UNEXPLAINED else "ok"),
+                  r["evidence"] or (f"candidate, not tested: {r['candidates']}" if r["candidates"] else ""))
+                 for _, r in explained.iterrows())
+    return [
+        Heading("Deviations", 4),
+        Paragraph(f"{len(explained)} cells outside tolerance, by cause: {counted(explained)}. A cause is "
+                  "attached only where the rule's test holds (report/deviations.py)."),
+        Table(("Data set", "Method", "Δ", "Cause", "Evidence"), rows),
+    ]
 
 
 def claims_blocks(claims: list[dict]) -> list:
@@ -205,8 +205,9 @@ def table_heading(spec: dict) -> Heading:
     return Heading(f"{spec['table']}: {spec['caption']}", 3)
 
 
-def summary_row(stem: Path, spec: dict, anchor: str) -> tuple[str, ...]:
-    """A table's line in the report's summary: cells within tolerance, claims by verdict."""
+def summary_row(stem: Path, spec: dict, anchor: str, explained: pd.DataFrame) -> tuple[str, ...]:
+    """A table's line in the report's summary: cells within tolerance, cells outside it without
+    a cause (``explained``, from ``deviations.explain``), empty cells, claims by verdict."""
     cells, ranks = _table_results(stem)
     computed = cells[cells["within"].notna()]
     claims = [evaluate_claim(c, cells, ranks, spec)["ours"] for c in spec.get("claims", [])]
@@ -214,15 +215,17 @@ def summary_row(stem: Path, spec: dict, anchor: str) -> tuple[str, ...]:
         spec["paper"].upper(),
         f"[{spec['table']}](#{anchor})",
         f"{int(computed['within'].astype(bool).sum())} of {len(computed)}",
+        f"{int((explained['cause'] == UNEXPLAINED).sum())} of {len(explained)}",
         str(int(cells["mean"].isna().sum())),
         f"{claims.count(HOLDS)} / {claims.count(FAILS)} / {claims.count(UNKNOWN)}" if claims else "none",
     )
 
 
 def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: dict, data_provenance: dict,
-                  pending: dict | None = None, record_link=lambda job: None) -> list:
+                  pending: dict | None = None, record_link=lambda job: None, table_cells=lambda table: None) -> list:
     """The report section of one regenerated table; ``pending`` says why a job has no record
-    yet (a partial report); ``record_link(job)`` is the link to a job's record, or None."""
+    yet (a partial report); ``record_link(job)`` is the link to a job's record, or None;
+    ``table_cells(table)`` the cells of another table of the paper (for the cause tests)."""
     pending = pending or {}
     cells, ranks = _table_results(stem)
     computed = cells[cells["within"].notna()]
@@ -246,6 +249,7 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
             _cell_rows(cells, spec, pending, record_link),
             caption="Cell by cell",
         ),
+        *deviation_blocks(explain(cells, spec, table_cells, dataset_specs, data_provenance), spec.get("digits", 4)),
     ]
     unplaced = [f"{kind} {', '.join(names)}" for kind, names in spec.get("unplaced", {}).items() if names]
     if unplaced:
@@ -312,9 +316,10 @@ def _fill_contents(doc: Document, at: int, table_at: list) -> None:
     headings = [(i, b) for i, b in enumerate(doc.blocks) if isinstance(b, Heading)]
     anchor_at = dict(zip((i for i, _ in headings), anchors([Heading(doc.title, 1), *doc.blocks])[1:], strict=True))
     sections = tuple(f"[{b.text}](#{anchor_at[i]})" for i, b in headings if b.level == 2 and i > at + 2)
-    summary = tuple(summary_row(stem, spec, anchor_at[i]) for i, stem, spec in table_at)
+    summary = tuple(summary_row(stem, spec, anchor_at[i], explained) for i, stem, spec, explained in table_at)
     doc.blocks[at + 1] = Table(
-        ("Paper", "Table", "Cells within tolerance", "Empty cells", "Claims hold / not / undecided"),
+        ("Paper", "Table", "Cells within tolerance", "Outside without a cause", "Empty cells",
+         "Claims hold / not / undecided"),
         summary, caption="Regenerated cells within tolerance of the published ones, and the paper's claims "
                          "checked on our numbers")
     doc.blocks[at + 3] = Bullets(sections)
@@ -381,6 +386,11 @@ def build_report(
     def record_link(job: str) -> str | None:
         return _relative(Path("results") / "runs" / tag / f"{job}.csv", out_dir) if job in record_jobs else None
 
+    stems = {(spec["paper"], spec["table"]): stem for stem, spec, _ in tables}
+
+    def cells_of(paper: str):
+        return lambda table: _table_results(stems[paper, table])[0] if (paper, table) in stems else None
+
     contents_at = len(doc.blocks)
     doc.add(Heading("Summary"), Bullets(()), Heading("Contents"), Bullets(()))  # filled in once every heading is known
     table_at = []  # (position of the table's heading, stem, spec)
@@ -389,8 +399,10 @@ def build_report(
         mine = [(stem, spec, fig) for stem, spec, fig in tables if spec["paper"] == paper]
         doc.add(Heading(f"{paper.upper()}: {mine[0][1].get('title', paper)}"))
         for stem, spec, figure in mine:
-            table_at.append((len(doc.blocks), stem, spec))
-            doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance, pending, record_link))
+            explained = explain(_table_results(stem)[0], spec, cells_of(paper), dataset_specs, data_provenance)
+            table_at.append((len(doc.blocks), stem, spec, explained))
+            doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance, pending, record_link,
+                                   cells_of(paper)))
             if figure is not None:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(figure, out_dir / "figures" / figure.name)

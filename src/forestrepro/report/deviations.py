@@ -1,0 +1,102 @@
+"""Why a regenerated cell lies outside tolerance: causes attached by rules that test something.
+
+A paper's ``causes`` (``paper.<p>.causes``) are rules. Each names a cause from a small
+vocabulary, the cells it may explain (``tables``, ``methods``, ``datasets``; all when absent),
+and a test on numbers the report has; a cell outside tolerance takes the cause of the first
+rule whose test holds for it, and is *unexplained* otherwise. No rule ever sets a cell by hand.
+
+Causes: ``reading`` (another reading of an ambiguous passage; the rule's text names the config
+key), ``baseline`` (a published baseline that our tuned baseline beats), ``protocol`` (a
+protocol difference), ``data`` (stand-in or partial data).
+
+Tests:
+
+- ``ablation_within``: the same data set's cell of the ablation table ``ablation_table`` (method
+  ``ablation_method``, by default the cell's own) lies within this cell's tolerance of the
+  published value: the other reading reproduces the paper;
+- ``better_than_published``: ours beats the published value by more than the tolerance (in the
+  table's direction), as a better-tuned baseline would.
+
+A measurable difference that no test ties to the cell (our data's shape differs from the
+paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell as a
+*candidate*, never counted as its cause: more data does not always move a cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+CAUSES = ("reading", "baseline", "protocol", "data")
+UNEXPLAINED = "unexplained"
+TESTS = ("ablation_within", "better_than_published")
+
+
+def _in_scope(rule: dict, table: str, cell) -> bool:
+    return all(
+        rule.get(key) is None or value in rule[key]
+        for key, value in (("tables", table), ("methods", cell["method"]), ("datasets", cell["dataset"]))
+    )
+
+
+def _test(rule: dict, cell, spec: dict, table_cells: Callable[[str], pd.DataFrame | None]) -> str | None:
+    """The evidence if ``rule``'s test holds for ``cell``, else None."""
+    if rule["test"] == "better_than_published":
+        sign = 1.0 if spec.get("higher_is_better", True) else -1.0
+        if sign * cell["delta"] > cell["tolerance"]:
+            return f"ours {cell['mean']:.4f} vs published {cell['published_mean']:.4f}"
+        return None
+    if rule["test"] == "ablation_within":
+        other = table_cells(rule["ablation_table"])
+        method = rule.get("ablation_method", cell["method"])
+        if other is None:
+            return None
+        match = other[(other["dataset"] == cell["dataset"]) & (other["method"] == method)]
+        if match.empty or pd.isna(match["mean"].iloc[0]):
+            return None
+        value = float(match["mean"].iloc[0])
+        if abs(value - cell["published_mean"]) <= cell["tolerance"]:
+            return (f"{rule['ablation_table']} / {method}: {value:.4f}, within {cell['tolerance']:.4f} of "
+                    f"the published {cell['published_mean']:.4f}")
+        return None
+    raise ValueError(f"unknown cause test {rule['test']!r}; valid: {list(TESTS)}")
+
+
+def data_candidates(dataset: str, paper: str, dataset_specs: dict, data_provenance: dict) -> list[str]:
+    """Measurable differences between our data and the paper's: stand-in, shape."""
+    dspec = dataset_specs.get(dataset, {})
+    found = [f"stand-in: {dspec['stand_in']}"] if dspec.get("stand_in") else []
+    published = (dspec.get("published") or {}).get(paper) or {}
+    shape = (data_provenance.get(dataset) or {}).get("shape", {})
+    diffs = [f"{key} {shape[key]} (paper {published[key]})" for key in ("rows", "features", "classes")
+             if published.get(key) is not None and shape.get(key) is not None and published[key] != shape[key]]
+    if diffs:
+        found.append("our data differs from the paper's Table 1: " + ", ".join(diffs))
+    return found
+
+
+def explain(cells: pd.DataFrame, spec: dict, table_cells: Callable[[str], pd.DataFrame | None],
+            dataset_specs: dict, data_provenance: dict) -> pd.DataFrame:
+    """The cells outside tolerance, each with ``cause``, ``evidence`` and ``candidates``."""
+    outside = cells[cells["within"].map(lambda v: v is False)]
+    rows = []
+    for _, cell in outside.iterrows():
+        cause, evidence = UNEXPLAINED, ""
+        for rule in spec.get("causes", []):
+            if _in_scope(rule, spec["table"], cell):
+                found = _test(rule, cell, spec, table_cells)
+                if found is not None:
+                    cause, evidence = rule["cause"], f"{rule['text']} ({found})"
+                    break
+        candidates = [] if cause != UNEXPLAINED else data_candidates(
+            cell["dataset"], spec["paper"], dataset_specs, data_provenance)
+        rows.append({"dataset": cell["dataset"], "method": cell["method"], "delta": cell["delta"],
+                     "cause": cause, "evidence": evidence, "candidates": "; ".join(candidates)})
+    return pd.DataFrame(rows, columns=["dataset", "method", "delta", "cause", "evidence", "candidates"])
+
+
+def counted(explained: pd.DataFrame) -> str:
+    """``reading 3, unexplained 2``: cells per cause, in the vocabulary's order."""
+    counts = explained["cause"].value_counts()
+    return ", ".join(f"{c} {int(counts[c])}" for c in (*CAUSES, UNEXPLAINED) if c in counts) or "none"
