@@ -47,7 +47,7 @@ def _read_json(path: str | Path) -> dict:
 
 
 def cmd_fetch(args: argparse.Namespace) -> None:
-    """Load one data set from the configured sources into ``results/data/<name>.parquet``."""
+    """Load one data set from the configured sources into ``--out`` (``results/data/<name>-<digest>.parquet``)."""
     from .runner import fetch
 
     fetch(args)
@@ -106,7 +106,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         png = Path(args.figures_dir) / f"{Path(stem).name}_cd.png"
         tables.append((Path(stem), _read_json(spec_path), png if png.exists() else None))
     figures = [(Path(png), _read_json(spec)) for png, spec in zip(args.paper_figures, args.figure_specs)]
-    dataset_specs = {Path(p).stem: _read_json(p) for p in args.dataset_specs}
+    dataset_specs = {spec["name"]: spec for spec in map(_read_json, args.dataset_specs)}
     records = [_read_json(p) for p in args.records]
     build_report(args.tag, tables, figures, dataset_specs, records, args.out_dir, n_jobs=args.jobs,
                  partial=_read_json(args.partial) if args.partial else None, committed=args.committed)

@@ -16,7 +16,7 @@ import pytest
 
 from forestrepro.cli import main
 from forestrepro.config import compose_config, write_job_specs
-from forestrepro.config.jobs import job_spec_path
+from forestrepro.config.jobs import dataset_spec_path, job_spec_path
 
 REPO = Path(__file__).resolve().parents[2]
 MIRROR = (REPO.parent / "shared" / "datasets").resolve()
@@ -58,7 +58,7 @@ def test_scanning_a_job_whose_data_is_not_scanned_is_a_clear_error(tmp_path, cap
     jobs = write_job_specs(cfg, "t", tmp_path)
     yeast = next(job for job in jobs if job.path == "wdf/main/df/yeast")
     data = tmp_path / "data" / "yeast.parquet"
-    assert main(["fetch", "--spec", str(tmp_path / "data" / "specs" / "yeast.json"),
+    assert main(["fetch", "--spec", str(dataset_spec_path(tmp_path, cfg["dataset"]["yeast"])),
                  "--out", str(data), "--provenance", str(tmp_path / "p.json"),
                  "--sources", "mirror", "--mirror-dir", str(MIRROR),
                  "--openml-cache", str(tmp_path / "openml")]) == 0

@@ -6,6 +6,7 @@ redoing finished jobs; bad input stops with a clear message.
 """
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -34,12 +35,12 @@ def _overrides(extra=()):
     return "overrides=[" + ",".join(f'"{o}"' for o in [*TINY, *extra]) + "]"
 
 
-def snakemake(workdir: Path, *args: str, check: bool = True, extra_overrides=(), background=False):
+def snakemake(workdir: Path, *args: str, check: bool = True, extra_overrides=(), background=False, mirror=MIRROR):
     cmd = [
         SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
         "--config", "tag=tiny", _overrides(extra_overrides), *args,
     ]
-    env = {**os.environ, "FORESTREPRO_MIRROR": str(MIRROR)}
+    env = {**os.environ, "FORESTREPRO_MIRROR": str(mirror)}
     if background:
         return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -66,7 +67,7 @@ def test_report_is_made(finished_run):
     # finished jobs leave no kept folds behind (evaluation/fold_store.py)
     folds = finished_run / "results" / "cache" / "folds"
     assert not folds.exists() or not any(folds.iterdir())
-    provenance = (finished_run / "results" / "data" / "wine.provenance.json").read_text()
+    provenance = next((finished_run / "results" / "data").glob("wine-*.provenance.json")).read_text()
     assert "sha256" in provenance
 
 
@@ -175,3 +176,20 @@ def test_planning_writes_nothing_so_a_dry_run_cannot_change_a_running_tag(tmp_pa
     proc = snakemake(tmp_path, "--cores", "1", "--dry-run", extra_overrides=["method.rf.params.n_estimators=3"])
     assert "rule train:" in proc.stdout
     assert not (tmp_path / "results").exists(), sorted(p for p in tmp_path.rglob("*") if p.is_file())[:5]
+
+
+def test_data_files_are_keyed_by_content_and_not_refetched_for_where_they_are_read_from(finished_run, tmp_path):
+    data = finished_run / "results" / "data"
+    made = {p.name: p.stat().st_mtime_ns for p in data.glob("*.parquet")}
+    assert made and all(re.fullmatch(r"[a-z0-9_]+-[0-9a-f]{12}\.parquet", name) for name in made)
+    # the same mirror at another path, or OpenML only (offline here): nothing reruns, nothing is lost
+    (tmp_path / "elsewhere").symlink_to(MIRROR, target_is_directory=True)
+    for kwargs in ({"mirror": tmp_path / "elsewhere"}, {"extra_overrides": ["data.sources=[openml]"]}):
+        out = snakemake(finished_run, "--cores", "1", "--dry-run", **kwargs)
+        assert "Nothing to be done" in out.stdout + out.stderr, out.stdout
+    # a tag that changes a data set gets files of its own and leaves the shared ones alone
+    plan = snakemake(finished_run, "tag=other", "--cores", "1", "--dry-run",
+                     extra_overrides=["dataset.wine.notes=changed"]).stdout
+    fetched = set(re.findall(r"results/data/(wine-[0-9a-f]{12})\.parquet", plan))
+    assert len(fetched) == 1 and f"{fetched.pop()}.parquet" not in made
+    assert {p.name: p.stat().st_mtime_ns for p in data.glob("*.parquet")} == made

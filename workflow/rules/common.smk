@@ -22,6 +22,7 @@ from pathlib import Path
 from snakemake.utils import validate
 
 from forestrepro.config import ConfigError, compose_config, compute_tag, plan_spec_files, write_spec_files
+from forestrepro.config.jobs import data_key
 from forestrepro.record import FileHashes, record_status
 
 RESULTS = "results"
@@ -94,6 +95,19 @@ def spec_sha256(*paths):
 
 
 DATASETS = sorted({job.dataset for job in JOBS})
+# A data set's files are named by its configuration's content (config.jobs.data_key): shared by
+# the tags that agree on it, never overwritten by one that does not. Where they are read from
+# is passed to the fetch rule outside its params, so it triggers no refetch.
+DATA_KEY = {dataset: data_key(CFG["dataset"][dataset]) for dataset in DATASETS}
+DATA_SOURCES = " ".join(CFG["data"]["sources"])
+DATA_MIRROR = CFG["data"]["mirror_dir"]
+OPENML_CACHE = CFG["data"]["openml_cache"]
+
+
+def data_of(dataset):
+    """The parquet file of ``dataset`` (rule fetch)."""
+    return f"{RESULTS}/data/{DATA_KEY[dataset]}.parquet"
+
 JOB_BY_PATH = {job.path: job for job in JOBS}
 SCAN_JOBS = {}  # scan name -> the first job that reads it, whose spec the scan step runs
 for _job in JOBS:
@@ -107,6 +121,7 @@ PAPER_FIGURES = [(paper, fig) for paper in CFG["papers"] for fig in CFG["paper"]
 wildcard_constraints:
     figure="fig[A-Za-z0-9_]*(?<!_cd)",  # not a table's CD diagram, <table>_cd (rule plot_cd)
     dataset="[A-Za-z0-9_]+",
+    data="[A-Za-z0-9_]+-[0-9a-f]{12}",
     paper="[a-z0-9]+",
     experiment="[A-Za-z0-9_]+",
     method="[A-Za-z0-9_]+",
@@ -145,7 +160,7 @@ def train_inputs(wildcards):
     the marker that says why it reruns."""
     job = JOB_BY_PATH[wildcards.job]
     status = RECORDS[job.path]
-    inputs = {"data": f"{RESULTS}/data/{job.dataset}.parquet"}
+    inputs = {"data": data_of(job.dataset)}
     if job.scan:  # ancient(): a scan step run on its own after the job finished does not rerun it
         inputs["scan"] = ancient(f"{RESULTS}/runs/{TAG}/scans/{job.scan}.json")
     if status.state == "stale":

@@ -54,7 +54,7 @@ rule paper_figure:
 REPORT_SPECS = {
     "tables": [f"{RESULTS}/runs/{TAG}/specs/{p}/{t}.table.json" for p, t in TABLES],
     "figures": [f"{RESULTS}/runs/{TAG}/specs/{p}/{f}.figure.json" for p, f in PAPER_FIGURES],
-    "datasets": [f"{RESULTS}/data/specs/{d}.json" for d in DATASETS],
+    "datasets": [f"{RESULTS}/data/specs/{DATA_KEY[d]}.json" for d in DATASETS],
     "partial": [PARTIAL_SPEC] if PARTIAL else [],
 }
 

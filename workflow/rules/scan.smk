@@ -8,7 +8,7 @@
 
 rule scan:
     input:
-        data=lambda wc: f"{RESULTS}/data/{SCAN_JOBS[wc.scan].dataset}.parquet",
+        data=lambda wc: data_of(SCAN_JOBS[wc.scan].dataset),
     output:
         f"{RESULTS}/runs/{TAG}/scans/{{scan}}.json",
     log:

@@ -32,7 +32,7 @@ rule train:
         job=PENDING_JOBS,
     params:
         spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{wc.job}.json",
-        data=lambda wc: f"{RESULTS}/data/{JOB_BY_PATH[wc.job].dataset}.parquet",
+        data=lambda wc: data_of(JOB_BY_PATH[wc.job].dataset),
         failed=lambda wc: failure_note_of(JOB_BY_PATH[wc.job]),
     threads: 4
     resources:

@@ -111,8 +111,16 @@ def _dump(obj: dict) -> str:
     return json.dumps(obj, sort_keys=True, indent=2) + "\n"
 
 
-def dataset_spec_path(results: Path, dataset: str) -> Path:
-    return results / "data" / "specs" / f"{dataset}.json"
+def data_key(dataset_config: dict) -> str:
+    """``<name>-<digest>``: a data set's files under ``results/data/`` are named by the content
+    of its configuration (which holds its source files' SHA-256), so tags with the same data set
+    share them, a tag whose ``dataset.*`` override changes it gets files of its own, and where
+    the files are read from (``data.sources``, the mirror's path) names nothing."""
+    return f"{dataset_config['name']}-{hashlib.sha256(_dump(dataset_config).encode()).hexdigest()[:12]}"
+
+
+def dataset_spec_path(results: Path, dataset_config: dict) -> Path:
+    return results / "data" / "specs" / f"{data_key(dataset_config)}.json"
 
 
 def job_spec_path(results: Path, tag: str, job: JobSpec) -> Path:
@@ -149,7 +157,7 @@ def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tup
     files = {results / "runs" / tag / "config.yaml": dump_yaml(cfg)}
     jobs = plan_jobs(cfg)
     for dataset in sorted({j.dataset for j in jobs}):
-        files[dataset_spec_path(results, dataset)] = _dump(cfg["dataset"][dataset])
+        files[dataset_spec_path(results, cfg["dataset"][dataset])] = _dump(cfg["dataset"][dataset])
     planned, jobs, specs = jobs, [], []
     for job in planned:
         pcfg = cfg["paper"][job.paper]
