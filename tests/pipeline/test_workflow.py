@@ -88,7 +88,7 @@ def test_interrupted_run_resumes_without_redoing_finished_jobs(tmp_path):
     proc = snakemake(tmp_path, "--cores", "1", background=True)
     runs = tmp_path / "results" / "runs" / "tiny" / "brf" / "main"
     deadline = time.time() + 1200  # generous: a loaded machine (CI beside a long run) is slow
-    while time.time() < deadline and len(list(runs.glob("*/*.csv"))) < 2:
+    while time.time() < deadline and proc.poll() is None and len(list(runs.glob("*/*.csv"))) < 2:
         time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(timeout=60)
