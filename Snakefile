@@ -18,6 +18,19 @@ include: "workflow/rules/stats.smk"
 include: "workflow/rules/report.smk"
 
 
+# Cheap steps run in the Snakemake process itself, never through a cluster's queue: reading
+# the mirror, tables, figures and the report take seconds (training and scans are the work).
+localrules:
+    all,
+    records,
+    stale_record,
+    fetch,
+    table,
+    plot_cd,
+    paper_figure,
+    report,
+
+
 # The report and every file it is made from, so a deleted table or figure is made again.
 rule all:
     input:

@@ -17,7 +17,6 @@
 rule records:
     input:
         [record_of(job) for job in ONLY_JOBS],
-    localrule: True
 
 
 rule train:
@@ -57,7 +56,6 @@ rule stale_record:
         "record of {wildcards.job} is stale: {params.reason}"
     wildcard_constraints:
         job="[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+",
-    localrule: True
     threads: 1
     resources:
         mem_mb=100,
