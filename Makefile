@@ -37,5 +37,8 @@ report-check: setup
 snakemake-report: setup
 	$(BIN)/snakemake --cores 1 --config profile=$(PROFILE) overrides='$(OVERRIDES)' --report results/snakemake-report-$(PROFILE).html
 
+# everything the pipeline made except what is committed (the run records under results/runs/
+# and the reports under results/report/paper/)
 clean:
-	rm -rf results/data results/runs results/tables results/logs results/report/quick figures/*/ .snakemake
+	rm -rf results/data results/tables results/logs results/report/quick figures/*/ .snakemake
+	rm -rf results/runs/quick results/runs/*/specs results/runs/*/scans results/runs/*/config.yaml
