@@ -117,16 +117,16 @@ def test_paper_mean_ranks_are_recomputed_from_its_cells():
 
 
 def test_report_names_what_the_experiment_ran_but_the_table_cannot_place(tmp_path):
-    from forestrepro.report.build import table_section
+    from forestrepro.report.build import table_result, table_section
     from forestrepro.report.document import Paragraph
 
     scores = {(d, m): [0.8, 0.9] for d in SPEC["datasets"] for m in SPEC["methods"]}
     spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": ["yale"], "methods": []}}
     write_table(build_table(_runs(scores), spec), tmp_path / "brf_table2")
-    text = " ".join(b.text for b in table_section(tmp_path / "brf_table2", spec, None, {}, {}) if isinstance(b, Paragraph))
+    text = " ".join(b.text for b in table_section(table_result(tmp_path / "brf_table2", spec, {}, {}), None) if isinstance(b, Paragraph))
     assert "Run by experiment 'main' but not in this table" in text and "datasets yale" in text
     spec["unplaced"] = {"datasets": [], "methods": []}
-    text = " ".join(b.text for b in table_section(tmp_path / "brf_table2", spec, None, {}, {}) if isinstance(b, Paragraph))
+    text = " ".join(b.text for b in table_section(table_result(tmp_path / "brf_table2", spec, {}, {}), None) if isinstance(b, Paragraph))
     assert "not in this table" not in text
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -90,13 +91,17 @@ def _fmt(value: float, digits: int = 4) -> str:
     return "—" if pd.isna(value) else f"{value:.{digits}f}"
 
 
+def _job_of(spec: dict, cell) -> str:
+    """The path of the job that made a table's cell: <paper>/<experiment>/<method>/<dataset>."""
+    return f"{spec['paper']}/{spec['experiment']}/{cell['method']}/{cell['dataset']}"
+
+
 def _missing_reason(cell, spec: dict, pending: dict) -> str:
     """Why a regenerated cell is empty: its job failed, is stale or has not run (``pending``,
     from a partial report's plan), no run at all, or runs without a value (e.g. C2RF samples
     not solved)."""
     if cell["n_folds"] == 0:
-        job = f"{spec['paper']}/{spec['experiment']}/{cell['method']}/{cell['dataset']}"
-        return pending.get(job, "not computed")
+        return pending.get(_job_of(spec, cell), "not computed")
     return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
 
 
@@ -114,7 +119,7 @@ def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> t
     rows = []
     for _, c in cells.iterrows():
         regenerated = format_cell(c["mean"], c["std"], digits)
-        link = record_link(f"{spec['paper']}/{spec['experiment']}/{c['method']}/{c['dataset']}")
+        link = record_link(_job_of(spec, c))
         rows.append(
             (
                 c["dataset"],
@@ -194,23 +199,42 @@ def figure_caption(fspec: dict) -> str:
     return fspec["caption"].replace("{dataset}", str(fspec.get("dataset", "")))
 
 
-def _table_results(stem: Path) -> tuple[pd.DataFrame, dict]:
-    """A regenerated table's cells (``<stem>.csv``) and rank statistics (``<stem>_ranks.json``)."""
+@dataclass(frozen=True)
+class TableResult:
+    """A regenerated table as the report reads it, each part computed once: its cells
+    (``<stem>.csv``), rank statistics (``<stem>_ranks.json``), claim verdicts, and the cells
+    outside tolerance with their causes (``deviations.explain``)."""
+
+    spec: dict
+    cells: pd.DataFrame
+    ranks: dict
+    claims: list[dict]
+    explained: pd.DataFrame
+
+
+def _table_cells(stem: Path) -> pd.DataFrame:
     cells = pd.read_csv(stem.with_suffix(".csv"))
     cells["within"] = cells["within"].map(lambda v: None if pd.isna(v) else bool(v))
-    return cells, json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
+    return cells
 
 
-def table_heading(spec: dict) -> Heading:
-    return Heading(f"{spec['table']}: {spec['caption']}", 3)
+def table_result(stem: Path, spec: dict, dataset_specs: dict, data_provenance: dict,
+                 table_cells=lambda table: None) -> TableResult:
+    """Read and judge one regenerated table; ``table_cells(table)`` gives the cells of another
+    table of the paper (for the cause tests)."""
+    cells = _table_cells(stem)
+    ranks = json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
+    claims = [evaluate_claim(c, cells, ranks, spec) for c in spec.get("claims", [])]
+    return TableResult(spec, cells, ranks, claims,
+                       explain(cells, spec, table_cells, dataset_specs, data_provenance))
 
 
-def summary_row(stem: Path, spec: dict, anchor: str, explained: pd.DataFrame) -> tuple[str, ...]:
+def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
     """A table's line in the report's summary: cells within tolerance, cells outside it without
-    a cause (``explained``, from ``deviations.explain``), empty cells, claims by verdict."""
-    cells, ranks = _table_results(stem)
+    a cause, empty cells, claims on our numbers by verdict."""
+    cells, spec, explained = result.cells, result.spec, result.explained
     computed = cells[cells["within"].notna()]
-    claims = [evaluate_claim(c, cells, ranks, spec)["ours"] for c in spec.get("claims", [])]
+    claims = [c["ours"] for c in result.claims]
     return (
         spec["paper"].upper(),
         f"[{spec['table']}](#{anchor})",
@@ -221,19 +245,18 @@ def summary_row(stem: Path, spec: dict, anchor: str, explained: pd.DataFrame) ->
     )
 
 
-def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: dict, data_provenance: dict,
-                  pending: dict | None = None, record_link=lambda job: None, table_cells=lambda table: None) -> list:
+def table_section(result: TableResult, figure: Path | None, pending: dict | None = None,
+                  record_link=lambda job: None) -> list:
     """The report section of one regenerated table; ``pending`` says why a job has no record
-    yet (a partial report); ``record_link(job)`` is the link to a job's record, or None;
-    ``table_cells(table)`` the cells of another table of the paper (for the cause tests)."""
+    yet (a partial report); ``record_link(job)`` is the link to a job's record, or None."""
     pending = pending or {}
-    cells, ranks = _table_results(stem)
+    spec, cells, ranks = result.spec, result.cells, result.ranks
     computed = cells[cells["within"].notna()]
     agree = int(computed["within"].astype(bool).sum())
     n_missing = int((cells["mean"].isna() & (cells["n_folds"] == 0)).sum())
     n_empty = int((cells["mean"].isna() & (cells["n_folds"] > 0)).sum())
     blocks = [
-        table_heading(spec),
+        Heading(f"{spec['table']}: {spec['caption']}", 3),
         Paragraph(
             f"{agree} of {len(computed)} regenerated cells with a published value lie within tolerance of the published value "
             f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, "
@@ -249,7 +272,7 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
             _cell_rows(cells, spec, pending, record_link),
             caption="Cell by cell",
         ),
-        *deviation_blocks(explain(cells, spec, table_cells, dataset_specs, data_provenance), spec.get("digits", 4)),
+        *deviation_blocks(result.explained, spec.get("digits", 4)),
     ]
     unplaced = [f"{kind} {', '.join(names)}" for kind, names in spec.get("unplaced", {}).items() if names]
     if unplaced:
@@ -279,7 +302,7 @@ def table_section(stem: Path, spec: dict, figure: Path | None, dataset_specs: di
                 caption="A check of the paper's arithmetic (ties get the average rank)",
             )
         )
-    blocks += claims_blocks([evaluate_claim(c, cells, ranks, spec) for c in spec.get("claims", [])])
+    blocks += claims_blocks(result.claims)
     if figure is not None:
         blocks.append(Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}"))
     missing = cells[cells["mean"].isna()]
@@ -316,7 +339,7 @@ def _fill_contents(doc: Document, at: int, table_at: list) -> None:
     headings = [(i, b) for i, b in enumerate(doc.blocks) if isinstance(b, Heading)]
     anchor_at = dict(zip((i for i, _ in headings), anchors([Heading(doc.title, 1), *doc.blocks])[1:], strict=True))
     sections = tuple(f"[{b.text}](#{anchor_at[i]})" for i, b in headings if b.level == 2 and i > at + 2)
-    summary = tuple(summary_row(stem, spec, anchor_at[i], explained) for i, stem, spec, explained in table_at)
+    summary = tuple(summary_row(result, anchor_at[i]) for i, result in table_at)
     doc.blocks[at + 1] = Table(
         ("Paper", "Table", "Cells within tolerance", "Outside without a cause", "Empty cells",
          "Claims hold / not / undecided"),
@@ -389,20 +412,19 @@ def build_report(
     stems = {(spec["paper"], spec["table"]): stem for stem, spec, _ in tables}
 
     def cells_of(paper: str):
-        return lambda table: _table_results(stems[paper, table])[0] if (paper, table) in stems else None
+        return lambda table: _table_cells(stems[paper, table]) if (paper, table) in stems else None
 
     contents_at = len(doc.blocks)
     doc.add(Heading("Summary"), Bullets(()), Heading("Contents"), Bullets(()))  # filled in once every heading is known
-    table_at = []  # (position of the table's heading, stem, spec)
+    table_at = []  # (position of the table's heading, TableResult)
     papers = list(dict.fromkeys(spec["paper"] for _, spec, _ in tables))
     for paper in papers:
         mine = [(stem, spec, fig) for stem, spec, fig in tables if spec["paper"] == paper]
         doc.add(Heading(f"{paper.upper()}: {mine[0][1].get('title', paper)}"))
         for stem, spec, figure in mine:
-            explained = explain(_table_results(stem)[0], spec, cells_of(paper), dataset_specs, data_provenance)
-            table_at.append((len(doc.blocks), stem, spec, explained))
-            doc.add(*table_section(stem, spec, figure, dataset_specs, data_provenance, pending, record_link,
-                                   cells_of(paper)))
+            result = table_result(stem, spec, dataset_specs, data_provenance, cells_of(paper))
+            table_at.append((len(doc.blocks), result))
+            doc.add(*table_section(result, figure, pending, record_link))
             if figure is not None:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(figure, out_dir / "figures" / figure.name)
