@@ -44,6 +44,13 @@ def test_biased_sample_over_represents_positives(bias, data):
     assert abs(np.mean(shares) - expected) < 0.05
 
 
+def test_biased_sample_defaults_to_inclusion(data):
+    y = data[1]
+    default = draw_labeled(y, "biased", np.random.default_rng(1), fraction=0.1)
+    assert np.array_equal(default, draw_labeled(y, "biased", np.random.default_rng(1), bias="inclusion", fraction=0.1))
+    assert not np.array_equal(default, draw_labeled(y, "biased", np.random.default_rng(1), bias="share", fraction=0.1))
+
+
 def test_instance_is_deterministic(data):
     X, y = data
     a = build_instance(X, y, sampling="biased", seed=3)

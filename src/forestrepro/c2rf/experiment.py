@@ -37,7 +37,7 @@ def _scores(y: np.ndarray, z: np.ndarray | None) -> dict:
 
 
 def run_instance(X: np.ndarray, y: np.ndarray, *, sampling: str, seed: int, approaches: dict[str, dict | None],
-                 time_limit: float, bias: str = "share", drop_duplicates: bool = True) -> list[dict]:
+                 time_limit: float, bias: str = "inclusion", drop_duplicates: bool = True) -> list[dict]:
     """Build the instance (Sec. 5.1 / Appendix A) and run every approach on it; one row per approach.
 
     ``approaches`` maps a name to ``solve`` keyword arguments, or to None for the majority vote (RF),
