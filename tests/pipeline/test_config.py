@@ -115,6 +115,14 @@ def test_grid_sweep_and_nested_parameters_are_checked(tmp_path):
     plan_spec_files(compose_config(), "t", tmp_path)  # the shipped config passes
 
 
+def test_table_limit_names_a_protocol_parameter(tmp_path):
+    with pytest.raises(ConfigError, match=r"paper\.c2rf\.tables\.table2\.limit.*time_limt"):
+        compose_config(["paper.c2rf.tables.table2.limit=time_limt"])
+    _, files = plan_spec_files(compose_config(["protocol.c2rf_biased.time_limit=10"]), "t", tmp_path)
+    spec = json.loads(files[tmp_path / "runs" / "t" / "specs" / "c2rf" / "table2.table.json"])
+    assert spec["limit"] == "time_limit" and spec["limit_value"] == 10.0
+
+
 def test_c2rf_bounds_must_be_ordered():
     with pytest.raises(ConfigError, match=r"protocol.c2rf_biased: lower \(200.0\) must not exceed upper \(100.0\)"):
         compose_config(["protocol.c2rf_biased.lower=200.0"])

@@ -55,6 +55,23 @@ def test_tolerance_rule_by_hand():
     assert list(cells["within"]) == [True, False, None]
     assert cells.loc[0, "tolerance"] == pytest.approx(0.10)
     assert cells.loc[1, "tolerance"] == pytest.approx(0.02)
+    assert "beyond_limit" not in cells
+
+
+def test_published_value_above_the_limit_is_not_compared():
+    # Run times with a 10 s limit: the paper's 3.0 s can be compared, its 3,859.7 s cannot.
+    published = pd.DataFrame(
+        {"mean": [3.0, 3859.72], "std": [np.nan, np.nan]},
+        index=pd.MultiIndex.from_tuples([("1", "P"), ("2", "P")], names=["dataset", "method"]),
+    )
+    summary = pd.DataFrame(
+        {"mean": [9.0, 9.5], "std": [np.nan, np.nan], "n_folds": [5, 5]},
+        index=pd.MultiIndex.from_tuples([("a", "p"), ("b", "p")], names=["dataset", "method"]),
+    )
+    cells = compare_cells(summary, published, {"p": "P"}, {"a": "1", "b": "2"}, std_factor=2, abs_tolerance=0.02,
+                          limit=10.0)
+    assert list(cells["within"]) == [False, None]
+    assert list(cells["beyond_limit"]) == [False, True]
 
 
 def test_published_values_come_from_the_csv():
@@ -64,6 +81,15 @@ def test_published_values_come_from_the_csv():
     assert set(ranks.index) == {"SVMs", "KNNs", "RFs", "Biau12", "BRFs"}
     with pytest.raises(FileNotFoundError, match="available"):
         published_cells("nope.csv", "accuracy")
+
+
+def test_raw_mcc_is_derived_from_the_printed_percent_form():
+    # The C2RF paper prints (MCC + 1) / 2 x 100; instance 1, RF: 69.28 -> MCC 0.3856.
+    raw = published_cells("c2rf_table3_biased.csv", "mcc")
+    percent = published_cells("c2rf_table3_biased.csv", "mcc_pct")
+    assert raw.loc[("1", "RF"), "mean"] == pytest.approx(0.3856)
+    assert np.allclose(raw["mean"], percent["mean"] / 50.0 - 1.0) and len(raw) == len(percent) == 26
+    assert published_cells("c2rf_table3_biased.csv", "accuracy_pct").loc[("1", "RF"), "mean"] == 62.16
 
 
 def test_build_and_write_table(tmp_path):

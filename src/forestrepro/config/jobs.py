@@ -202,6 +202,7 @@ def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tup
                     "datasets": [] if tcfg.get("pool_datasets") else [d for d in exp["datasets"] if d not in tcfg["datasets"]],
                     "methods": [m for m in exp["methods"] if m not in tcfg["methods"]],
                 },
+                **({"limit_value": cfg["protocol"][exp["protocol"]][tcfg["limit"]]} if "limit" in tcfg else {}),
                 "report": cfg["report"],
                 "profile": cfg["profile"],
                 "title": pcfg["title"],

@@ -78,6 +78,10 @@ def check_references(cfg: dict) -> list[str]:
                     problems.append(_unknown("experiment", tcfg["experiment"], list(pcfg["experiments"]), where))
                     continue
                 exp = pcfg["experiments"][tcfg["experiment"]]
+                protocol = cfg["protocol"].get(exp["protocol"], {})
+                if "limit" in tcfg and exp["protocol"] in cfg["protocol"] and tcfg["limit"] not in protocol:
+                    problems.append(_unknown(f"parameter of protocol '{exp['protocol']}'", tcfg["limit"],
+                                             sorted(protocol), f"{where}.limit"))
                 if kind == "figures" and "dataset" in tcfg and tcfg["dataset"] not in exp["datasets"]:
                     problems.append(_unknown(f"data set of experiment '{tcfg['experiment']}'", tcfg["dataset"],
                                              exp["datasets"], f"{where}.dataset"))

@@ -110,6 +110,9 @@ def _verdict(cell, spec: dict, pending: dict) -> Styled:
         return Styled(_missing_reason(cell, spec, pending), "none")
     if pd.isna(cell["published_mean"]):
         return Styled("not in the paper", "none")
+    if bool(cell.get("beyond_limit", False)):
+        return Styled(f"beyond our limit: the paper's value exceeds our {spec['limit']} of {spec['limit_value']:g}",
+                      "none")
     return Styled("within tolerance", "ok") if bool(cell["within"]) else Styled("OUTSIDE tolerance", "out")
 
 
@@ -215,6 +218,8 @@ class TableResult:
 def _table_cells(stem: Path) -> pd.DataFrame:
     cells = pd.read_csv(stem.with_suffix(".csv"))
     cells["within"] = cells["within"].map(lambda v: None if pd.isna(v) else bool(v))
+    if "beyond_limit" in cells:
+        cells["beyond_limit"] = cells["beyond_limit"].astype(bool)
     return cells
 
 

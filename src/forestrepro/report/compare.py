@@ -39,11 +39,14 @@ def compare_cells(
     *,
     std_factor: float,
     abs_tolerance: float,
+    limit: float | None = None,
 ) -> pd.DataFrame:
     """One row per (dataset, method) of the table: published and regenerated mean ± std, delta.
 
     ``methods`` and ``datasets`` map our names to the paper's. A cell without a regenerated
-    value keeps NaN there and ``within`` is ``None``.
+    value keeps NaN there and ``within`` is ``None``. With a ``limit`` (a run-time table whose
+    runs stop at a time limit), a published value above it cannot be reached by our runs: the
+    cell is ``beyond_limit``, and ``within`` is ``None`` (not compared, not a failure).
     """
     rows = []
     for dataset, pub_dataset in datasets.items():
@@ -56,7 +59,8 @@ def compare_cells(
             std = float(ours["std"]) if ours is not None else np.nan
             tolerance = max(std_factor * np.nan_to_num(pub_std), abs_tolerance)
             delta = mean - pub_mean
-            within = None if np.isnan(delta) else bool(abs(delta) <= tolerance)
+            beyond = limit is not None and pub_mean > limit
+            within = None if np.isnan(delta) or beyond else bool(abs(delta) <= tolerance)
             rows.append(
                 {
                     "dataset": dataset,
@@ -71,6 +75,7 @@ def compare_cells(
                     "delta": delta,
                     "tolerance": tolerance,
                     "within": within,
+                    **({"beyond_limit": beyond} if limit is not None else {}),
                 }
             )
     return pd.DataFrame(rows)

@@ -27,13 +27,24 @@ def load_published(filename: str) -> pd.DataFrame:
         return pd.read_csv(handle)
 
 
+# Metrics a paper prints only in another form, derived by an exact increasing linear map
+# value = scale * printed + offset (so a median maps to the median, a std to scale * std): the
+# C2RF paper prints MCC as (MCC + 1) / 2 x 100 (Sec. 5.3, Tables 3-4).
+DERIVED = {"mcc": ("mcc_pct", 0.02, -1.0)}
+
+
 def published_cells(filename: str, metric: str) -> pd.DataFrame:
     """The per-data-set cells of ``metric`` as ``mean`` and ``std``, indexed by (data set, method).
 
     Tables that print a mean ± std (BRF, RCRF) give both; tables that print one value (WDF) or a
-    median over samples (C2RF, whose rows are instance ids) give it as ``mean`` with no std.
+    median over samples (C2RF, whose rows are instance ids) give it as ``mean`` with no std. A
+    metric the table does not print but ``DERIVED`` maps from one it prints is derived.
     """
     table = load_published(filename)
+    if "metric" in table and metric in DERIVED and not (table["metric"] == metric).any():
+        source, scale, offset = DERIVED[metric]
+        cells = published_cells(filename, source)
+        return cells.assign(mean=scale * cells["mean"] + offset, std=scale * cells["std"])
     if "metric" in table:
         cells = table[table["metric"] == metric].copy()
     else:  # one column per metric (RCRF Table 5)

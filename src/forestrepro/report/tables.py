@@ -89,6 +89,7 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
         {d: spec["datasets"][d] for d in spec["dataset_order"]},
         std_factor=spec["report"]["tolerance_std_factor"],
         abs_tolerance=spec.get("tolerance_abs", spec["report"]["tolerance_abs"]),
+        limit=spec.get("limit_value"),
     )
     higher = spec.get("higher_is_better", True)
     alpha = spec.get("alpha", 0.05)
