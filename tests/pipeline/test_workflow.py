@@ -193,3 +193,11 @@ def test_data_files_are_keyed_by_content_and_not_refetched_for_where_they_are_re
     fetched = set(re.findall(r"results/data/(wine-[0-9a-f]{12})\.parquet", plan))
     assert len(fetched) == 1 and f"{fetched.pop()}.parquet" not in made
     assert {p.name: p.stat().st_mtime_ns for p in data.glob("*.parquet")} == made
+
+
+def test_a_c2rf_job_reserves_one_core_and_a_forest_job_four(tmp_path):
+    # A C2RF approach solves on one HiGHS thread: reserving 4 cores would leave 3 idle.
+    proc = snakemake(tmp_path, "--cores", "8", "--dry-run", extra_overrides=["papers=[brf,c2rf]"])
+    threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
+    assert threads["c2rf/biased/c2rf_plus/phoneme"] == "1" and threads["c2rf/srs/c2rf_rf/phoneme"] == "1"
+    assert threads["brf/main/rf/wine"] == "4"

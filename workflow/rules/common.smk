@@ -133,6 +133,17 @@ def method_resources(method, key, default):
     return CFG["method"][method].get("resources", {}).get(key, default)
 
 
+# A C2RF approach solves each sample on one HiGHS thread (evaluation/c2rf_samples.py), so its
+# job reserves one core; every other training job may use up to 4.
+SINGLE_THREADED_ESTIMATORS = ("c2rf_approach",)
+
+
+def train_threads(wildcards):
+    """Cores a training job reserves (Snakemake scales it down to --cores)."""
+    estimator = CFG["method"][JOB_BY_PATH[wildcards.job].method]["estimator"]
+    return 1 if estimator in SINGLE_THREADED_ESTIMATORS else 4
+
+
 def record_of(job):
     """The CSV of ``job``'s run record (its provenance JSON sits beside it)."""
     return f"{RESULTS}/runs/{TAG}/{job.path}.csv"

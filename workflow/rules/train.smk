@@ -33,7 +33,7 @@ rule train:
         spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{wc.job}.json",
         data=lambda wc: data_of(JOB_BY_PATH[wc.job].dataset),
         failed=lambda wc: failure_note_of(JOB_BY_PATH[wc.job]),
-    threads: 4
+    threads: train_threads
     resources:
         mem_mb=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "mem_mb", 2000),
         runtime=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "runtime_min", 60),
