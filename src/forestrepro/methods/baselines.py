@@ -2,23 +2,44 @@
 
 from __future__ import annotations
 
+import atexit
 import math
+import os
+import shutil
+import tempfile
+from itertools import count
 
 from sklearn.neighbors import KNeighborsClassifier
-from sklearn.svm import SVC
 
 from ..ensembles.textbook_rf import TextbookRandomForestClassifier
+from ..kernel_svm import GridRBFSVC
 from .base import Method
+
+_CACHES = count()
 
 
 class SVMRbf(Method):
-    """SVM with the RBF kernel exp(-gamma ||x - x'||^2); grid over log2 C and log2 gamma."""
+    """SVM with the RBF kernel exp(-gamma ||x - x'||^2); grid over log2 C and log2 gamma.
+
+    The estimator fits every C of the grid on one kernel per gamma and keeps the fits in a
+    directory of this process, shared with its search workers and removed when it exits
+    (``kernel_svm.GridRBFSVC``): the same model as ``SVC(kernel="rbf")``, fitted once per gamma.
+    """
 
     key = "svm_rbf"
     grid_keys = frozenset({"log2_C", "log2_gamma"})
 
-    def estimator(self, random_state: int) -> SVC:
-        return SVC(kernel="rbf", random_state=random_state, **self.params)
+    def __init__(self, *args, **kwargs):
+        # Named now, made by the first fit that keeps something (joblib.Memory), so planning
+        # creates nothing.
+        self.cache_dir = os.path.join(tempfile.gettempdir(), f"forestrepro-svm-{os.getpid()}-{next(_CACHES)}")
+        atexit.register(shutil.rmtree, self.cache_dir, ignore_errors=True)
+        super().__init__(*args, **kwargs)
+
+    def estimator(self, random_state: int) -> GridRBFSVC:
+        C_grid = tuple(2.0**e for e in self.grid.get("log2_C", []))
+        return GridRBFSVC(C_grid=C_grid, memory=self.cache_dir if len(C_grid) > 1 else None,
+                          random_state=random_state, **self.params)
 
     def param_grid(self, n_features: int) -> dict[str, list]:
         grid = {}
