@@ -227,6 +227,18 @@ def test_a_cause_is_attached_only_where_its_test_holds():
     # lower is better: the same delta is now worse than published, so the baseline rule does not hold
     flipped = explain(cells, {**spec, "higher_is_better": False}, {"alt": alt}.get, {}, {}).set_index("dataset")
     assert flipped.loc["d3", "cause"] == UNEXPLAINED
+    # the runs say the method was fed 100 rows (the file's 50 less duplicates would be fewer): no candidate
+    fed = explain(cells.assign(rows_fed=[None, 100, None]), spec, {"alt": alt}.get,
+                  {"d2": {"published": {"p": {"rows": 100}}}}, {"d2": {"shape": {"rows": 50}}}).set_index("dataset")
+    assert fed.loc["d2", "cause"] == UNEXPLAINED and fed.loc["d2", "candidates"] == ""
+
+
+def test_a_table_keeps_the_rows_its_runs_fed_the_method():
+    runs = pd.DataFrame({"dataset": ["a", "a"], "method": ["m", "m"], "accuracy": [0.5, 0.7], "n_rows": [90, 90]})
+    spec = {**SPEC, "methods": {"m": "M"}, "method_order": ["m"], "datasets": {"a": "A"}, "dataset_order": ["a"],
+            "published": "brf_table2_accuracy.csv", "rank": False}
+    assert build_table(runs, spec).cells["rows_fed"].tolist() == [90]
+    assert "rows_fed" not in build_table(runs.drop(columns="n_rows"), spec).cells
 
 
 def test_cause_rules_must_name_tables_of_the_paper():

@@ -157,9 +157,10 @@ def _rank_rows(ranks: dict, methods: dict) -> tuple:
     return tuple(rows)
 
 
-def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict) -> list[str]:
+def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict, rows_fed: dict) -> list[str]:
     return [f"{dataset}: {found}" for dataset in spec["dataset_order"]
-            for found in data_candidates(dataset, spec["paper"], dataset_specs, data_provenance)]
+            for found in data_candidates(dataset, spec["paper"], dataset_specs, data_provenance,
+                                         rows_fed.get(dataset))]
 
 
 def deviation_blocks(explained: pd.DataFrame, digits: int) -> list:
@@ -320,13 +321,14 @@ def table_section(result: TableResult, figure: Path | None, pending: dict | None
     return blocks
 
 
-def paper_notes(spec: dict, dataset_specs: dict, data_provenance: dict) -> list[str]:
-    """A paper's notes: its configured notes, per-data-set options, stand-ins, shape differences."""
+def paper_notes(spec: dict, dataset_specs: dict, data_provenance: dict, rows_fed: dict | None = None) -> list[str]:
+    """A paper's notes: its configured notes, per-data-set options, stand-ins, shape differences
+    (``rows_fed``: the rows the protocol fed the method per data set, where the runs say)."""
     notes = list(spec.get("notes", []))
     for dataset, options in sorted(spec.get("dataset_options", {}).items()):
         if "subsample_rows" in options:
             notes.append(f"{dataset}: run on a seeded, class-stratified subsample of {options['subsample_rows']} rows.")
-    return notes + _dataset_notes(spec, dataset_specs, data_provenance)
+    return notes + _dataset_notes(spec, dataset_specs, data_provenance, rows_fed or {})
 
 
 def data_provenance_of(records: list[dict]) -> dict:
@@ -426,8 +428,11 @@ def build_report(
     for paper in papers:
         mine = [(stem, spec, fig) for stem, spec, fig in tables if spec["paper"] == paper]
         doc.add(Heading(f"{paper.upper()}: {mine[0][1].get('title', paper)}"))
+        rows_fed = {}
         for stem, spec, figure in mine:
             result = table_result(stem, spec, dataset_specs, data_provenance, cells_of(paper))
+            if "rows_fed" in result.cells:
+                rows_fed.update(result.cells.dropna(subset=["rows_fed"]).groupby("dataset")["rows_fed"].max())
             table_at.append((len(doc.blocks), result))
             doc.add(*table_section(result, figure, pending, record_link))
             if figure is not None:
@@ -439,7 +444,8 @@ def build_report(
                 shutil.copyfile(png, out_dir / "figures" / png.name)
                 doc.add(Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", figure_caption(fspec)))
                 doc.add(*claims_blocks(_figure_claims(png)))
-        notes = list(dict.fromkeys(n for _, spec, _ in mine for n in paper_notes(spec, dataset_specs, data_provenance)))
+        notes = list(dict.fromkeys(n for _, spec, _ in mine
+                                   for n in paper_notes(spec, dataset_specs, data_provenance, rows_fed)))
         if notes:
             doc.add(Heading("Notes", 3), Bullets(tuple(notes)))
     sources = tuple(

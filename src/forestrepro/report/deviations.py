@@ -63,12 +63,17 @@ def _test(rule: dict, cell, spec: dict, table_cells: Callable[[str], pd.DataFram
     raise ValueError(f"unknown cause test {rule['test']!r}; valid: {list(TESTS)}")
 
 
-def data_candidates(dataset: str, paper: str, dataset_specs: dict, data_provenance: dict) -> list[str]:
-    """Measurable differences between our data and the paper's: stand-in, shape."""
+def data_candidates(dataset: str, paper: str, dataset_specs: dict, data_provenance: dict,
+                    rows_fed: int | None = None) -> list[str]:
+    """Measurable differences between our data and the paper's: stand-in, shape. ``rows_fed``
+    (when the runs record it) is the number of rows the protocol fed the method, which is what
+    the paper's table counts (C2RF's N after removing duplicates), not the file's rows."""
     dspec = dataset_specs.get(dataset, {})
     found = [f"stand-in: {dspec['stand_in']}"] if dspec.get("stand_in") else []
     published = (dspec.get("published") or {}).get(paper) or {}
-    shape = (data_provenance.get(dataset) or {}).get("shape", {})
+    shape = dict((data_provenance.get(dataset) or {}).get("shape", {}))
+    if rows_fed is not None and not pd.isna(rows_fed):
+        shape["rows"] = int(rows_fed)
     diffs = [f"{key} {shape[key]} (paper {published[key]})" for key in ("rows", "features", "classes")
              if published.get(key) is not None and shape.get(key) is not None and published[key] != shape[key]]
     if diffs:
@@ -90,7 +95,7 @@ def explain(cells: pd.DataFrame, spec: dict, table_cells: Callable[[str], pd.Dat
                     cause, evidence = rule["cause"], f"{rule['text']} ({found})"
                     break
         candidates = [] if cause != UNEXPLAINED else data_candidates(
-            cell["dataset"], spec["paper"], dataset_specs, data_provenance)
+            cell["dataset"], spec["paper"], dataset_specs, data_provenance, cell.get("rows_fed"))
         rows.append({"dataset": cell["dataset"], "method": cell["method"], "delta": cell["delta"],
                      "cause": cause, "evidence": evidence, "candidates": "; ".join(candidates)})
     return pd.DataFrame(rows, columns=["dataset", "method", "delta", "cause", "evidence", "candidates"])

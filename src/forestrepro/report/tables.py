@@ -91,6 +91,10 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
         abs_tolerance=spec.get("tolerance_abs", spec["report"]["tolerance_abs"]),
         limit=spec.get("limit_value"),
     )
+    if "n_rows" in runs and len(runs):
+        # The rows the protocol fed the method (C2RF: after its duplicate removal), per data set:
+        # what the data notes compare with the paper's table of data sets.
+        cells["rows_fed"] = cells["dataset"].map(runs.groupby("dataset")["n_rows"].max())
     higher = spec.get("higher_is_better", True)
     alpha = spec.get("alpha", 0.05)
     if not spec.get("rank", True):
