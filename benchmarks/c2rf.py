@@ -6,7 +6,7 @@ Instances as in Sec. 5.1 (``forestrepro.c2rf.instances``): per data set and samp
 ``--time-limit`` seconds of wall time (the machine may be shared, so times are noisy).
 
     .venv/bin/python benchmarks/c2rf.py [--datasets phoneme mushroom] [--samples 0 1 2 3 4]
-        [--sampling biased] [--bias share|inclusion] [--time-limit 60]
+        [--sampling biased] [--bias inclusion|share] [--time-limit 60]
         [--approaches "C2RF" "only PP" "p-C2RF+"] [--ablation] [--out rows.csv]
 
 ``--ablation`` replaces the approaches by p-C2RF+ and its variants with one switch turned off
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--datasets", nargs="+", default=PAPER_DATASETS)
     parser.add_argument("--samples", nargs="+", type=int, default=[0, 1, 2, 3, 4])
     parser.add_argument("--sampling", choices=["biased", "srs"], default="biased")
-    parser.add_argument("--bias", choices=["share", "inclusion"], default="share")
+    parser.add_argument("--bias", choices=["share", "inclusion"], default="inclusion")
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--approaches", nargs="+", default=list(APPROACHES))
     parser.add_argument("--ablation", action="store_true")
