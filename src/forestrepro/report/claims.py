@@ -21,7 +21,10 @@ regenerated ones. Kinds:
 - ``not_worse_on_count``: ``a`` is better than ``b`` or within ``within`` of it on at least
   ``count`` data sets ("better or very similar");
 - ``mean_relative_reduction``: over the data sets where both have a cell, the mean of
-  (b - a) / b is at least ``value`` (e.g. "cuts run time by 89 % on average": value 0.89).
+  (b - a) / b is at least ``value`` (e.g. "cuts run time by 89 % on average": value 0.89);
+- ``better_on_average``: ``a``'s mean over the data sets of ``subset`` is better than ``b``'s, as a
+  paper states a claim on its table's average rows (the WDF paper's "Avg" rows); decided only
+  when every data set of the subset has both cells.
 
 "Better" follows the table's ``higher_is_better``.
 """
@@ -140,6 +143,19 @@ def _mean_relative_reduction(cells, column, claim, table_spec):
     return verdict, f"mean reduction {reduction:.0%} over {len(pair)} data sets"
 
 
+def _better_on_average(cells, column, claim, table_spec):
+    scores = _scores(cells, column, claim["subset"])
+    a, b = claim["a"], claim["b"]
+    if a not in scores or b not in scores or len(scores) < len(claim["subset"]):
+        return UNKNOWN, "missing data sets of the subset"
+    missing = sorted(scores.index[scores[[a, b]].isna().any(axis=1)])
+    if missing:
+        return UNKNOWN, f"missing cells on {', '.join(missing)}"
+    mean_a, mean_b = float(scores[a].mean()), float(scores[b].mean())
+    verdict = HOLDS if _sign(table_spec) * (mean_a - mean_b) > 0 else FAILS
+    return verdict, f"average over {len(scores)} data sets: {a} {mean_a:.2f}, {b} {mean_b:.2f}"
+
+
 def _control_claim(stats: dict, claim: dict):
     control = stats.get("control")
     if not control or control["method"] != claim["a"] or any(o not in control["versus"] for o in claim["others"]):
@@ -172,7 +188,7 @@ def _rank_claim(stats: dict, claim: dict):
 
 PAIR_KINDS = {"dominates": _dominates, "larger_gain_on_subset": _larger_gain, "better_on_count": _better_on_count,
               "more_complete_cells": _more_complete_cells, "not_worse_on_count": _not_worse_on_count,
-              "mean_relative_reduction": _mean_relative_reduction}
+              "mean_relative_reduction": _mean_relative_reduction, "better_on_average": _better_on_average}
 RANK_KINDS = {"best_mean_rank", "significantly_better", "not_significantly_different"}
 
 
