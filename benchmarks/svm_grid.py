@@ -44,6 +44,10 @@ def load(name_rows, seed):
     return X, y
 
 
+def picked(choice) -> str:
+    return f"2^{np.log2(choice.params['model__C']):g}, 2^{np.log2(choice.params['model__gamma']):g}"
+
+
 def timed_search(model, grid, X, y, cv, n_jobs):
     started = time.perf_counter()
     choice = search_grid(model, grid, X, y, cv, n_jobs=n_jobs)
@@ -78,9 +82,8 @@ def main():
             ours, ours_s = timed_search(ours_model, grid, X[train], y[train], cv, args.n_jobs)
         same = (ours.params == reference.params, ours.score == reference.score,
                 bool(np.array_equal(ours.estimator.predict(X[test]), reference.estimator.predict(X[test]))))
-        pick = lambda c: f"2^{np.log2(c.params['model__C']):g}, 2^{np.log2(c.params['model__gamma']):g}"  # noqa: E731
         print(f"{name} | {len(train)} | {reference_s:.1f} | {ours_s:.1f} | {ours_s / reference_s:.2f} | "
-              f"{pick(reference)} | {pick(ours)} | {same}")
+              f"{picked(reference)} | {picked(ours)} | {same}")
     print(f"load average after: {os.getloadavg()}")
 
 

@@ -15,6 +15,7 @@ changes no prediction and no support vector on the data tried.
 from __future__ import annotations
 
 from numbers import Real
+from typing import ClassVar
 
 import numpy as np
 from joblib import Memory
@@ -65,7 +66,7 @@ class GridRBFSVC(ClassifierMixin, BaseEstimator):
         As ``SVC``'s (used only for probability estimates, which this class does not make).
     """
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict] = {
         "C": [Interval(Real, 0.0, None, closed="neither")],
         "gamma": [StrOptions({"scale"}), Interval(Real, 0.0, None, closed="neither")],
         "C_grid": [tuple, list],
