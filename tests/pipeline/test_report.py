@@ -248,3 +248,18 @@ def test_cause_rules_must_name_tables_of_the_paper():
         compose_config(['+paper.rcrf.causes=[{cause: reading, text: t, test: ablation_within, ablation_table: tabel2}]'])
     with pytest.raises(ConfigError, match="ablation_table"):
         compose_config(['+paper.rcrf.causes=[{cause: reading, text: t, test: ablation_within}]'])
+
+
+def test_a_published_value_beyond_our_limit_is_said_so_with_or_without_our_value():
+    from forestrepro.report.build import _verdict
+
+    spec = {"limit": "time_limit", "limit_value": 10.0, "paper": "c2rf", "experiment": "biased"}
+    beyond = pd.Series({"mean": float("nan"), "published_mean": 3859.7, "n_folds": 5, "beyond_limit": True,
+                        "within": None, "method": "c2rf", "dataset": "phoneme"})
+    assert _verdict(beyond, spec, {}).text.startswith("beyond our limit: the paper's value exceeds our time_limit of 10")
+    ours = beyond.copy()
+    ours["mean"] = 9.5
+    assert _verdict(ours, spec, {}).text.startswith("beyond our limit")
+    reached = beyond.copy()
+    reached["beyond_limit"], reached["published_mean"] = False, 3.0
+    assert _verdict(reached, spec, {}).text.startswith("no value")

@@ -106,13 +106,13 @@ def _missing_reason(cell, spec: dict, pending: dict) -> str:
 
 
 def _verdict(cell, spec: dict, pending: dict) -> Styled:
+    if bool(cell.get("beyond_limit", False)):  # whether or not our runs reached a value
+        return Styled(f"beyond our limit: the paper's value exceeds our {spec['limit']} of {spec['limit_value']:g}",
+                      "none")
     if pd.isna(cell["mean"]):
         return Styled(_missing_reason(cell, spec, pending), "none")
     if pd.isna(cell["published_mean"]):
         return Styled("not in the paper", "none")
-    if bool(cell.get("beyond_limit", False)):
-        return Styled(f"beyond our limit: the paper's value exceeds our {spec['limit']} of {spec['limit_value']:g}",
-                      "none")
     return Styled("within tolerance", "ok") if bool(cell["within"]) else Styled("OUTSIDE tolerance", "out")
 
 
