@@ -189,7 +189,9 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
               "git": {"commit": "abc", "clean": True}, "code": {"digest": "0" * 64}, "spec": {"dataset": "wine"},
               "data": {}, "environment": {"machine": "m", "python": "3.11", "packages": {}}}
     out = Path("results") / "report" / "t"
-    build_report("t", [(tmp_path / "tables" / "brf_table2", spec, None)], [], {}, [record], out, n_jobs=9)
+    # svm on sonar ran (it has a record) but left no value, as a C2RF job whose samples all time out
+    ran_empty = {**record, "job": "brf/main/svm/sonar", "spec": {"dataset": "sonar"}}
+    build_report("t", [(tmp_path / "tables" / "brf_table2", spec, None)], [], {}, [record, ran_empty], out, n_jobs=9)
     md, page = (out / "index.md").read_text(), (out / "index.html").read_text()
     anchor = "table2-test-table"
     # one summary line per table, linked to its section; the claim is undecided with 2 cells missing
@@ -199,6 +201,7 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     # the verdicts are styled, and the cell with a record links to it
     assert "**OUTSIDE tolerance**" in md and '<td class="out">OUTSIDE tolerance</td>' in page
     assert '<td class="none">not computed</td>' in page
+    assert "sonar / svm: no value: the job ran, but none of its runs has one" in md
     assert "[0.5000 ± 0.0000](../../runs/t/brf/main/svm/wine.csv)" in md
     assert "[0.5000 ± 0.0000](../../runs/t/brf/main/knn/wine.csv)" not in md  # no record for knn
 

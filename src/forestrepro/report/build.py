@@ -96,21 +96,24 @@ def _job_of(spec: dict, cell) -> str:
     return f"{spec['paper']}/{spec['experiment']}/{cell['method']}/{cell['dataset']}"
 
 
-def _missing_reason(cell, spec: dict, pending: dict) -> str:
+def _missing_reason(cell, spec: dict, pending: dict, has_record=lambda job: False) -> str:
     """Why a regenerated cell is empty: its job failed, is stale or has not run (``pending``,
-    from a partial report's plan), no run at all, or runs without a value (e.g. C2RF samples
-    not solved)."""
+    from a partial report's plan), its record holds no value (e.g. no C2RF sample with a
+    solution within the time limit), or runs without enough values (too few solved)."""
+    job = _job_of(spec, cell)
     if cell["n_folds"] == 0:
-        return pending.get(_job_of(spec, cell), "not computed")
+        if job in pending:
+            return pending[job]
+        return "no value: the job ran, but none of its runs has one" if has_record(job) else "not computed"
     return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
 
 
-def _verdict(cell, spec: dict, pending: dict) -> Styled:
+def _verdict(cell, spec: dict, pending: dict, has_record=lambda job: False) -> Styled:
     if bool(cell.get("beyond_limit", False)):  # whether or not our runs reached a value
         return Styled(f"beyond our limit: the paper's value exceeds our {spec['limit']} of {spec['limit_value']:g}",
                       "none")
     if pd.isna(cell["mean"]):
-        return Styled(_missing_reason(cell, spec, pending), "none")
+        return Styled(_missing_reason(cell, spec, pending, has_record), "none")
     if pd.isna(cell["published_mean"]):
         return Styled("not in the paper", "none")
     return Styled("within tolerance", "ok") if bool(cell["within"]) else Styled("OUTSIDE tolerance", "out")
@@ -131,7 +134,7 @@ def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> t
                 f"[{regenerated}]({link})" if link and not pd.isna(c["mean"]) else regenerated,
                 _fmt(c["delta"], digits),
                 _fmt(c["tolerance"], digits),
-                _verdict(c, spec, pending),
+                _verdict(c, spec, pending, lambda job: record_link(job) is not None),
             )
         )
     return tuple(rows)
@@ -312,7 +315,9 @@ def table_section(result: TableResult, figure: Path | None, pending: dict | None
     if figure is not None:
         blocks.append(Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}"))
     missing = cells[cells["mean"].isna()]
-    notes = [f"{r['dataset']} / {r['method']}: {_missing_reason(r, spec, pending)}" for _, r in missing.iterrows()]
+    notes = [f"{r['dataset']} / {r['method']}: "
+             f"{_missing_reason(r, spec, pending, lambda job: record_link(job) is not None)}"
+             for _, r in missing.iterrows()]
     excluded = ranks["ours"].get("excluded_datasets", [])
     if excluded:
         notes.append("left out of the regenerated ranks for a missing cell: " + ", ".join(excluded))
