@@ -46,25 +46,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scan_setup import load_sample
 from sklearn.model_selection import train_test_split
 
-from forestrepro.data import load_dataset, load_spec
 from forestrepro.ensembles.cascade import CascadeForestClassifier
 
 ANCHOR = Path(__file__).resolve().parent / "deep_forest_anchor"
 ANCHOR_PYTHON = ANCHOR / ".venv" / "bin" / "python"
-
-
-def load(name_rows, seed):
-    """``X`` (float64), ``y`` coded 0 .. c - 1, of a registry data set, maybe sampled."""
-    name, _, rows = name_rows.partition(":")
-    frame = load_dataset(load_spec(name)).frame
-    X = frame.drop(columns="target").to_numpy(np.float64)
-    y = np.unique(frame["target"].to_numpy(), return_inverse=True)[1]
-    if rows and int(rows) < len(y):
-        X, _, y, _ = train_test_split(X, y, train_size=int(rows), stratify=y,
-                                      random_state=seed)
-    return X, y
 
 
 def run_ours(split, args, seed):
@@ -145,7 +133,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.datasets:
             for seed in args.seeds:
-                X, y = load(name, seed)
+                X, y = load_sample(name, seed)
                 X_train, X_test, y_train, y_test = train_test_split(
                     X, y, test_size=0.2, stratify=y, random_state=seed)
                 split = dict(X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test)

@@ -1,10 +1,12 @@
-"""What the scanning benchmarks (``scan_cost.py``, ``scan_predict.py``) share: their common
-command-line options, a data set's rows as float32 with integer labels, and a timer."""
+"""What the benchmarks share: the scanning benchmarks' (``scan_cost.py``, ``scan_predict.py``)
+common command-line options, a data set's rows as float32 with integer labels, a seeded
+sample of them as float64 (``cascade.py``, ``svm_grid.py``), and a timer."""
 
 import argparse
 import time
 
 import numpy as np
+from sklearn.model_selection import train_test_split
 
 from forestrepro.data import load_dataset, load_spec
 
@@ -32,6 +34,18 @@ def load_rows(name: str):
     X = np.ascontiguousarray(frame.drop(columns="target").to_numpy(np.float32))
     classes, y = np.unique(frame["target"].to_numpy(), return_inverse=True)
     return X, classes, y
+
+
+def load_sample(name_rows: str, seed: int):
+    """``X`` (float64), ``y`` coded 0 .. c - 1, of a registry data set; ``NAME:ROWS`` takes a
+    stratified sample of ROWS rows seeded by ``seed``."""
+    name, _, rows = name_rows.partition(":")
+    frame = load_dataset(load_spec(name)).frame
+    X = frame.drop(columns="target").to_numpy(np.float64)
+    y = np.unique(frame["target"].to_numpy(), return_inverse=True)[1]
+    if rows and int(rows) < len(y):
+        X, _, y, _ = train_test_split(X, y, train_size=int(rows), stratify=y, random_state=seed)
+    return X, y
 
 
 def timed(function):

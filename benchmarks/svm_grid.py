@@ -23,25 +23,15 @@ import tempfile
 import time
 
 import numpy as np
+from scan_setup import load_sample
 from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
 from forestrepro.config import compose_config
-from forestrepro.data import load_dataset, load_spec
 from forestrepro.evaluation.grid_search import search_grid
 from forestrepro.kernel_svm import GridRBFSVC
-
-
-def load(name_rows, seed):
-    name, _, rows = name_rows.partition(":")
-    frame = load_dataset(load_spec(name)).frame
-    X = frame.drop(columns="target").to_numpy(np.float64)
-    y = np.unique(frame["target"].to_numpy(), return_inverse=True)[1]
-    if rows and int(rows) < len(y):
-        X, _, y, _ = train_test_split(X, y, train_size=int(rows), stratify=y, random_state=seed)
-    return X, y
 
 
 def picked(choice) -> str:
@@ -71,7 +61,7 @@ def main():
     print("data set | rows | reference s | ours s | ours / reference | reference C, gamma | ours C, gamma | "
           "same choice, score, predictions")
     for name in args.datasets:
-        X, y = load(name, args.seed)
+        X, y = load_sample(name, args.seed)
         train, test = train_test_split(np.arange(len(y)), test_size=0.2, stratify=y, random_state=args.seed)
         cv = StratifiedKFold(args.inner_folds, shuffle=True, random_state=args.seed)
         reference_model = Pipeline([("scale", MinMaxScaler()), ("model", SVC(kernel="rbf", cache_size=500))])
