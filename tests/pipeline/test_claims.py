@@ -140,8 +140,8 @@ def test_better_on_average_by_hand():
 
 
 def test_the_wdf_papers_average_row_claims_hold_on_its_own_table():
-    # Table 2's Avg rows: low-dimensional DF 81.55 / WDF 81.81 %, 8.33 / 10 levels; high-dimensional
-    # 81.95 / 83.68 %, 12.75 / 11 levels. The claims as configured must hold on the paper's cells.
+    # Sec. 3.2 states these claims on Table 2's Avg rows; as configured, each must hold on the
+    # paper's own cells (read from its published CSV).
     from forestrepro.config import compose_config
     from forestrepro.report.published import published_cells
 
