@@ -96,7 +96,7 @@ def _job_of(spec: dict, cell) -> str:
     return f"{spec['paper']}/{spec['experiment']}/{cell['method']}/{cell['dataset']}"
 
 
-def _missing_reason(cell, spec: dict, pending: dict, has_record=lambda job: False) -> str:
+def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: None) -> str:
     """Why a regenerated cell is empty: its job failed, is stale or has not run (``pending``,
     from a partial report's plan), its record holds no value (e.g. no C2RF sample with a
     solution within the time limit), or runs without enough values (too few solved)."""
@@ -104,16 +104,17 @@ def _missing_reason(cell, spec: dict, pending: dict, has_record=lambda job: Fals
     if cell["n_folds"] == 0:
         if job in pending:
             return pending[job]
-        return "no value: the job ran, but none of its runs has one" if has_record(job) else "not computed"
+        ran = record_link(job) is not None
+        return "no value: the job ran, but none of its runs has one" if ran else "not computed"
     return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
 
 
-def _verdict(cell, spec: dict, pending: dict, has_record=lambda job: False) -> Styled:
+def _verdict(cell, spec: dict, pending: dict, record_link=lambda job: None) -> Styled:
     if bool(cell.get("beyond_limit", False)):  # whether or not our runs reached a value
         return Styled(f"beyond our limit: the paper's value exceeds our {spec['limit']} of {spec['limit_value']:g}",
                       "none")
     if pd.isna(cell["mean"]):
-        return Styled(_missing_reason(cell, spec, pending, has_record), "none")
+        return Styled(_missing_reason(cell, spec, pending, record_link), "none")
     if pd.isna(cell["published_mean"]):
         return Styled("not in the paper", "none")
     return Styled("within tolerance", "ok") if bool(cell["within"]) else Styled("OUTSIDE tolerance", "out")
@@ -134,7 +135,7 @@ def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> t
                 f"[{regenerated}]({link})" if link and not pd.isna(c["mean"]) else regenerated,
                 _fmt(c["delta"], digits),
                 _fmt(c["tolerance"], digits),
-                _verdict(c, spec, pending, lambda job: record_link(job) is not None),
+                _verdict(c, spec, pending, record_link),
             )
         )
     return tuple(rows)
@@ -315,8 +316,7 @@ def table_section(result: TableResult, figure: Path | None, pending: dict | None
     if figure is not None:
         blocks.append(Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}"))
     missing = cells[cells["mean"].isna()]
-    notes = [f"{r['dataset']} / {r['method']}: "
-             f"{_missing_reason(r, spec, pending, lambda job: record_link(job) is not None)}"
+    notes = [f"{r['dataset']} / {r['method']}: {_missing_reason(r, spec, pending, record_link)}"
              for _, r in missing.iterrows()]
     excluded = ranks["ours"].get("excluded_datasets", [])
     if excluded:
