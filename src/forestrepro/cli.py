@@ -118,8 +118,7 @@ def cmd_plan(args: argparse.Namespace) -> None:
     from .config import compose_config, compute_tag, plan_jobs
 
     cfg = compose_config(args.overrides, profile=args.profile)
-    base = compose_config([], profile=cfg["profile"])
-    print(f"tag: {compute_tag(cfg, base, args.tag)}")
+    print(f"tag: {compute_tag(cfg, args.tag)}")
     for job in plan_jobs(cfg):
         print(f"  {job.path}")
 

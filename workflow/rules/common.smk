@@ -71,7 +71,7 @@ PARTIAL = _partial_from_config()  # report on the finished runs only (see README
 
 try:
     CFG = compose_config(_overrides_from_config(), profile=config.get("profile"))
-    TAG = compute_tag(CFG, compose_config([], profile=CFG["profile"]), config.get("tag"))
+    TAG = compute_tag(CFG, config.get("tag"))
     JOBS, SPEC_FILES = plan_spec_files(CFG, TAG, RESULTS)
 except ConfigError as err:
     sys.exit(f"forestrepro: {err}")

@@ -60,11 +60,28 @@ def _explain_override_error(err: Exception, overrides: list[str], conf_dir: Path
     return ConfigError(f"cannot apply overrides {overrides}: {text.strip()}")
 
 
+def _touches_datasets(overrides: list[str]) -> bool:
+    """Whether an override's key is in the ``dataset`` group (``dataset.wine.x=1``, ``+dataset@...``)."""
+    keys = (item.partition("=")[0].strip().lstrip("+~") for item in overrides)
+    return any(key == "dataset" or key.startswith(("dataset.", "dataset@")) for key in keys)
+
+
 def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
-    dataset_defaults = [f"+dataset@dataset.{n}={n}" for n in _dataset_names(conf_dir)]
+    """Hydra's composition of ``config`` with every data set of ``conf/dataset/`` as
+    ``dataset.<name>``. Hydra merges each of the 58 data set files into the tree one by one,
+    which is more than half of a composition's time (seconds, paid by every Snakemake
+    invocation), so unless an override reaches into the ``dataset`` group the files are read
+    with OmegaConf's own loader instead and put in place whole: the same dict (tested)."""
+    names = _dataset_names(conf_dir)
+    with_datasets = _touches_datasets(overrides)
+    dataset_defaults = [f"+dataset@dataset.{n}={n}" for n in names] if with_datasets else []
     with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
         cfg = compose("config", overrides=dataset_defaults + list(overrides))
-    return OmegaConf.to_container(cfg, resolve=True)
+    plain = OmegaConf.to_container(cfg, resolve=True)
+    if not with_datasets:
+        plain["dataset"] = {n: OmegaConf.to_container(OmegaConf.load(conf_dir / "dataset" / f"{n}.yaml"), resolve=True)
+                            for n in names}
+    return plain
 
 
 def compose_config(

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..io import write_text_if_changed
 from ..record.store import spec_digest
-from .compose import ConfigError, dump_yaml
+from .compose import ConfigError, compose_config, dump_yaml
 from .method_params import check_method_params
 
 TAG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -53,13 +53,15 @@ def config_digest(cfg: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
-def compute_tag(cfg: dict, profile_cfg: dict, explicit: str | None = None) -> str:
+def compute_tag(cfg: dict, explicit: str | None = None, *, profile_cfg: dict | None = None) -> str:
     """Name the results of ``cfg``.
 
     ``explicit`` (the user's ``tag=...``) wins. Otherwise a configuration equal to its
-    profile's defaults (``profile_cfg``) is tagged with the profile name (``quick``,
-    ``paper``), and anything else with ``<profile>-<hash>``, so an ablation never writes over
-    the paper-setting results and the same overrides always land in the same place.
+    profile's defaults (``profile_cfg``, composed here when not given) is tagged with the
+    profile name (``quick``, ``paper``), and anything else with ``<profile>-<hash>``, so an
+    ablation never writes over the paper-setting results and the same overrides always land in
+    the same place. The defaults are composed only when they decide the tag: a composition
+    costs seconds, and every Snakemake invocation (each test's, each cluster job's) pays it.
     """
     if explicit:
         if not TAG_PATTERN.match(explicit):
@@ -68,6 +70,8 @@ def compute_tag(cfg: dict, profile_cfg: dict, explicit: str | None = None) -> st
             )
         return explicit
     profile = cfg["profile"]
+    if profile_cfg is None:
+        profile_cfg = compose_config([], profile=profile)
     if _result_relevant(cfg) == _result_relevant(profile_cfg):
         return profile
     return f"{profile}-{config_digest(cfg)}"
