@@ -154,3 +154,42 @@ def test_the_wdf_papers_average_row_claims_hold_on_its_own_table():
                              columns=["dataset", "method", "published_mean", "mean"])
         got = evaluate_claim(claim, cells, {}, table)
         assert got["paper"] == HOLDS, (claim["text"], got["paper_evidence"])
+
+
+def _paired(per_dataset):
+    return {"paired": [{"a": "a", "b": "b", "alpha": 0.05, "per_dataset": per_dataset, "across": {}}]}
+
+
+def _test(mean_diff, p):
+    return {"n_splits": 5 if p is not None else 1, "mean_diff": mean_diff, "p": p,
+            "significant": None if p is None else p < 0.05}
+
+
+def test_not_significantly_worse_is_judged_on_the_paired_tests_of_our_splits():
+    claim = {"text": "t", "kind": "not_significantly_worse", "a": "a", "b": "b"}
+    ranks = _paired({"lo1": _test(-0.01, 0.30), "lo2": _test(0.02, 0.01), "hi1": _test(-0.05, None)})
+    got = evaluate_claim(claim, CELLS, ranks, SPEC)
+    assert got["paper"] == UNKNOWN  # one value per data set in the paper: no spread
+    assert got["ours"] == HOLDS and "hi1" in got["ours_evidence"]  # hi1: one split, named, not tested
+    worse = _paired({"lo1": _test(-0.01, 0.01), "lo2": _test(0.02, 0.01)})  # hi1 not computed
+    got = evaluate_claim(claim, CELLS, worse, SPEC)
+    assert got["ours"] == FAILS and "lo1 (p=0.01)" in got["ours_evidence"]  # a loss decides it
+    better = _paired({"lo1": _test(0.01, 0.01), "lo2": _test(0.02, 0.01)})
+    assert evaluate_claim(claim, CELLS, better, SPEC)["ours"] == UNKNOWN  # hi1 missing
+    assert evaluate_claim(claim, CELLS, {}, SPEC)["ours"] == UNKNOWN  # no paired test configured
+
+
+def test_average_rows_need_every_cell_of_their_group():
+    from forestrepro.report.tables import average_rows
+
+    cells = CELLS.assign(published_mean=CELLS["published_mean"].where(CELLS["dataset"] != "lo2"))
+    spec = {"averages": [{"group": "lo", "datasets": ["lo1", "lo2"]}, {"group": "hi", "datasets": ["hi1"]},
+                         {"group": "gone", "datasets": ["hi1", "hi2"]}],
+            "method_order": ["a", "b"], "report": {"tolerance_abs": 0.02}}
+    rows = {(r["group"], r["method"]): r for r in average_rows(cells, spec)}
+    assert [r["group"] for r in average_rows(cells, spec)][::2] == ["lo", "hi", "gone"]  # configured order
+    assert rows["lo", "a"]["mean"] == pytest.approx((0.81 + 0.70) / 2)
+    assert rows["lo", "a"]["published_mean"] is None and rows["lo", "a"]["within"] is None  # lo2 unpublished
+    assert rows["hi", "b"] == {"group": "hi", "datasets": ["hi1"], "method": "b", "mean": 0.90, "published_mean": 0.85,
+                               "delta": pytest.approx(0.05), "tolerance": 0.02, "within": False}
+    assert rows["gone", "a"]["mean"] is None  # hi2 has no cell

@@ -175,6 +175,37 @@ def test_job_specs_are_written_once(tmp_path):
     assert spec_path.stat().st_mtime_ns != mtime
 
 
+def test_job_per_repeat_plans_one_job_per_split_and_dataset_options_set_the_repeats(tmp_path):
+    """The paper profile's WDF: 5 splits of each non-scanned data set, each its own job whose
+    spec's protocol names its repeat; SEMG and MNIST one split (dataset_options.repeats)."""
+    cfg = compose_config(["papers=[wdf]"], profile="paper")
+    jobs, files = plan_spec_files(cfg, "t", tmp_path)
+    paths = [job.path for job in jobs]
+    assert [p for p in paths if p.startswith("wdf/main/df/yeast")] == [f"wdf/main/df/yeast/repeat{k}" for k in range(5)]
+    assert [p for p in paths if p.startswith("wdf/main/wdf/semg")] == ["wdf/main/wdf/semg/repeat0"]
+    assert len(jobs) == 3 * (5 * 5 + 2)
+    spec = json.loads(files[tmp_path / "runs" / "t" / "specs" / "wdf/main/df/yeast/repeat3.json"])
+    assert spec["protocol"]["repeat"] == 3 and spec["protocol"]["repeats"] == 5 and spec["dataset"] == "yeast"
+    semg = json.loads(files[tmp_path / "runs" / "t" / "specs" / "wdf/main/df/semg/repeat0.json"])
+    assert semg["protocol"]["repeats"] == 1 and semg["protocol"]["repeat"] == 0
+    # each split of a scanned data set is scanned on its own; DF, WDF and WDF-oob share it
+    scans = {job.path: job.scan for job in jobs if job.dataset == "semg"}
+    assert len(set(scans.values())) == 1
+    whole = plan_jobs(compose_config(["papers=[wdf]", "protocol.wdf_holdout.job_per_repeat=false"], profile="paper"))
+    assert [j.path for j in whole if j.method == "df"][:2] == ["wdf/main/df/adult", "wdf/main/df/yeast"]
+
+
+def test_job_per_repeat_is_for_the_holdout_protocol_and_table_options_name_known_cells():
+    with pytest.raises(ConfigError, match="job_per_repeat|holdout"):
+        compose_config(["+protocol.brf_cv5.job_per_repeat=true"])
+    with pytest.raises(ConfigError, match="averages.low_dim: unknown data set of the table 'yaest'"):
+        compose_config(["paper.wdf.tables.table2_accuracy.averages=[{group: low_dim, datasets: [adult,yaest]}]"])
+    with pytest.raises(ConfigError, match="paired: unknown method of the table 'wfd'"):
+        compose_config(["paper.wdf.tables.table2_accuracy.paired=[{a: wfd, b: df}]"])
+    with pytest.raises(ConfigError, match="repeats"):
+        compose_config(["paper.wdf.dataset_options.semg.repeats=0"])
+
+
 @pytest.mark.parametrize("profile", ["quick", "paper"])
 def test_data_sets_read_whole_give_the_same_config_as_hydras_merge(profile):
     """compose reads conf/dataset/*.yaml with OmegaConf unless an override reaches into the

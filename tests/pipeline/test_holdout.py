@@ -66,3 +66,18 @@ def test_scanned_data_run_end_to_end(shape):
 def test_single_class_is_a_clear_error():
     with pytest.raises(ProtocolError, match="'one'"):
         holdout_evaluation(_method(), np.zeros((10, 2)), np.zeros(10), paper="wdf", dataset="one", root_seed=1, protocol=PROTOCOL)
+
+
+def test_a_job_of_one_repeat_gives_that_repeats_row_of_the_whole_job():
+    """Under job_per_repeat each split is its own job (protocol ``repeat: k``): its row must be
+    the row the job of every repeat gives for k (same split, same seeds, same numbers)."""
+    X, y = make_classification(n_samples=120, n_features=6, n_informative=3, random_state=1)
+    protocol = {**PROTOCOL, "repeats": 3}
+    whole = holdout_evaluation(_method(), X, y, paper="wdf", dataset="d", root_seed=7, protocol=protocol)
+    assert list(whole["repeat"]) == [0, 1, 2] and whole["split_seed"].nunique() == 3
+    for k in range(3):
+        part = holdout_evaluation(_method(), X, y, paper="wdf", dataset="d", root_seed=7,
+                                  protocol={**protocol, "repeat": k})
+        assert len(part) == 1 and part.loc[0, "repeat"] == k
+        columns = [c for c in whole.columns if not c.endswith("_seconds")]
+        assert part.loc[0, columns].to_dict() == whole.loc[k, columns].to_dict()

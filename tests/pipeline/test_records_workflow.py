@@ -117,3 +117,25 @@ def test_a_committed_report_refuses_records_from_a_dirty_tree(tmp_path):
     record = {"job": "p/e/m/d", "git": {"commit": "abc", "clean": False}, "spec": {"dataset": "d"}, "data": {}}
     with pytest.raises(DirtyRecordError, match="p/e/m/d"):
         build_report("paper", [], [], {}, [record], tmp_path, n_jobs=1, committed=True)
+
+
+def test_a_cell_of_long_splits_is_computed_and_committed_split_by_split(tmp_path):
+    """job_per_repeat: one job and one record per split; a stopped run keeps the finished
+    splits, the report's cell reads every split's record and links to their directory."""
+    cascade = "{n_rf: 1, n_crf: 1, n_trees: 5, n_folds: 2, early_stopping_rounds: 1, max_levels: 2}"
+    wdf = ["papers=[wdf]", "paper.wdf.experiments.main.datasets=[yeast]", "paper.wdf.experiments.main.methods=[df,wdf]",
+           "protocol.wdf_holdout.repeats=2", "protocol.wdf_holdout.job_per_repeat=true",
+           f"method.df.params={cascade}", f"method.wdf.params={{{cascade[1:-1]}, weighting: accuracy}}"]
+    first = ['only="wdf/main/*/yeast/repeat0"']  # the first split only, as a session would
+    snakemake(tmp_path, "records", "--cores", "2", overrides=wdf, config=first)
+    runs = tmp_path / "results/runs/small/wdf/main"
+    assert sorted(p.relative_to(runs).as_posix() for p in runs.rglob("*.csv")) == ["df/yeast/repeat0.csv",
+                                                                                 "wdf/yeast/repeat0.csv"]
+    assert planned(snakemake(tmp_path, "--cores", "2", "--dry-run", overrides=wdf)).count("train") == 2  # repeat1 only
+    snakemake(tmp_path, "--cores", "2", overrides=wdf)
+    report = (tmp_path / "results/report/small/index.md").read_text()
+    cell = re.search(r"\| yeast \| df \(DF\) \| [^|]+ \| \[([^]]+)\]\(([^)]+)\)", report)
+    assert cell and " ± " in cell.group(1) and cell.group(2) == "../../runs/small/wdf/main/df/yeast/"
+    assert "[wdf/main/wdf/yeast/repeat1.csv](../../runs/small/wdf/main/wdf/yeast/repeat1.csv)" in report
+    assert re.search(r"\| yeast \| 2 \| -?\d+\.\d+ \|", report)  # the paired test over the 2 splits
+    assert planned(snakemake(tmp_path, "--cores", "2", "--dry-run", overrides=wdf)) == []

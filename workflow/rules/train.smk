@@ -1,5 +1,7 @@
 # One job per (paper, experiment, method, data set); its folds, repeats, inner model selection
-# and sweep values run inside. It writes the job's run record (CSV + provenance JSON,
+# and sweep values run inside. Under a protocol with job_per_repeat, one job per repeat
+# (<paper>/<experiment>/<method>/<dataset>/repeat<k>), so a cell of long splits is computed and
+# committed split by split. It writes the job's run record (CSV + provenance JSON,
 # forestrepro.record), which is committed for the tags of the committed reports.
 # Seeds derive from (root seed, paper, method, data set, fold), so neither job order nor
 # --cores changes a number. A job on a scanned data set (WDF's SEMG and MNIST) waits for its
@@ -55,7 +57,7 @@ rule stale_record:
     message:
         "record of {wildcards.job} is stale: {params.reason}"
     wildcard_constraints:
-        job="[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+",
+        job="[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+/[A-Za-z0-9_]+(/repeat[0-9]+)?",
     threads: 1
     resources:
         mem_mb=100,

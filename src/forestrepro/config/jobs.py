@@ -33,13 +33,20 @@ class JobSpec:
     experiment: str
     method: str
     dataset: str
+    repeat: int | None = None  # the one repeat it runs, under a protocol with job_per_repeat
     scan: str | None = None  # the scan step it reads (``scan_name``), set by write_job_specs
     spec_digest: str | None = None  # ``record.spec_digest`` of its spec, set by write_job_specs
 
     @property
-    def path(self) -> str:
-        """``<paper>/<experiment>/<method>/<dataset>``: where its results live under a tag."""
+    def cell(self) -> str:
+        """``<paper>/<experiment>/<method>/<dataset>``: the table cell its rows go to."""
         return f"{self.paper}/{self.experiment}/{self.method}/{self.dataset}"
+
+    @property
+    def path(self) -> str:
+        """Where its results live under a tag: its cell, and ``/repeat<k>`` for a job that
+        runs one repeat of its cell."""
+        return self.cell if self.repeat is None else f"{self.cell}/repeat{self.repeat}"
 
 
 def _result_relevant(cfg: dict) -> dict:
@@ -77,14 +84,30 @@ def compute_tag(cfg: dict, explicit: str | None = None, *, profile_cfg: dict | N
     return f"{profile}-{config_digest(cfg)}"
 
 
+def job_protocol(cfg: dict, paper: str, experiment: str, dataset: str) -> dict:
+    """The protocol a job of ``dataset`` runs: its experiment's, with the data set's own number
+    of repeats where the paper's ``dataset_options`` set one (e.g. fewer splits of a data set
+    whose every split costs hours)."""
+    pcfg = cfg["paper"][paper]
+    protocol = cfg["protocol"][pcfg["experiments"][experiment]["protocol"]]
+    repeats = pcfg.get("dataset_options", {}).get(dataset, {}).get("repeats")
+    return protocol if repeats is None else {**protocol, "repeats": repeats}
+
+
 def plan_jobs(cfg: dict) -> list[JobSpec]:
-    """Every (paper, experiment, method, data set) job of the selected papers, in a stable order."""
+    """Every job of the selected papers, in a stable order: one per (paper, experiment, method,
+    data set), or, under a protocol with ``job_per_repeat``, one per repeat of each, so that a
+    long cell accumulates split by split (each split's record is committed on its own)."""
     jobs = []
     for paper in cfg["papers"]:
         for name, exp in cfg["paper"][paper]["experiments"].items():
             for method in exp["methods"]:
                 for dataset in exp["datasets"]:
-                    jobs.append(JobSpec(paper, name, method, dataset))
+                    protocol = job_protocol(cfg, paper, name, dataset)
+                    if protocol.get("job_per_repeat"):
+                        jobs.extend(JobSpec(paper, name, method, dataset, repeat=k) for k in range(protocol["repeats"]))
+                    else:
+                        jobs.append(JobSpec(paper, name, method, dataset))
     return jobs
 
 
@@ -166,6 +189,7 @@ def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tup
     for job in planned:
         pcfg = cfg["paper"][job.paper]
         exp = pcfg["experiments"][job.experiment]
+        protocol = job_protocol(cfg, job.paper, job.experiment, job.dataset)
         spec = {
             "tag": tag,
             "paper": job.paper,
@@ -173,7 +197,8 @@ def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tup
             "method": job.method,
             "dataset": job.dataset,
             "root_seed": cfg["root_seed"],
-            "protocol": cfg["protocol"][exp["protocol"]],
+            # a one-repeat job's protocol names its repeat (evaluation.holdout.holdout_splits)
+            "protocol": {**protocol, "repeat": job.repeat} if job.repeat is not None else protocol,
             "sweep": exp.get("sweep"),
             "method_config": (
                 {**cfg["method"][job.method], "grid": exp["grid"]} if "grid" in exp else cfg["method"][job.method]

@@ -40,10 +40,10 @@ def _check_approach_protocol(cfg: dict, protocol: str, method: str, where: str) 
     if is_approach == is_c2rf_protocol:
         return []
     if is_approach:
-        return [f"{where}: method '{method}' is a C2RF approach, which runs only under a protocol of kind "
-                f"c2rf_samples, not '{protocol}'"]
-    return [f"{where}: protocol '{protocol}' (kind c2rf_samples) runs C2RF approaches only; method '{method}' "
-            f"is an estimator ({cfg['method'][method]['estimator']})"]
+        return [(f"{where}: method '{method}' is a C2RF approach, which runs only under a protocol of kind "
+                 f"c2rf_samples, not '{protocol}'")]
+    return [(f"{where}: protocol '{protocol}' (kind c2rf_samples) runs C2RF approaches only; method '{method}' "
+             f"is an estimator ({cfg['method'][method]['estimator']})")]
 
 
 def check_references(cfg: dict) -> list[str]:
@@ -85,6 +85,16 @@ def check_references(cfg: dict) -> list[str]:
                 if kind == "figures" and "dataset" in tcfg and tcfg["dataset"] not in exp["datasets"]:
                     problems.append(_unknown(f"data set of experiment '{tcfg['experiment']}'", tcfg["dataset"],
                                              exp["datasets"], f"{where}.dataset"))
+                for pair in tcfg.get("paired", []):
+                    for method in (pair["a"], pair["b"]):
+                        if method not in tcfg["methods"]:
+                            problems.append(_unknown("method of the table", method, list(tcfg["methods"]),
+                                                     f"{where}.paired"))
+                for average in tcfg.get("averages", []):
+                    for dataset in average["datasets"]:
+                        if dataset not in tcfg["datasets"]:
+                            problems.append(_unknown("data set of the table", dataset, list(tcfg["datasets"]),
+                                                     f"{where}.averages.{average['group']}"))
                 if kind == "figures":
                     for method in tcfg.get("methods", []):
                         if method not in exp["methods"]:

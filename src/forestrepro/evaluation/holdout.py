@@ -1,8 +1,10 @@
 """A seeded, stratified train/test split: the WDF paper's protocol (Sec. 3.1, 80 % / 20 %).
 
 The split's seed is shared by all methods of a paper on a data set, so DF and WDF see the same
-rows. Each repeat draws a new split. One row per repeat: the test metrics and the extras the
-method reports (e.g. the number of cascade levels).
+rows. Each repeat draws a new split, seeded by its index alone, so repeat k is the same split
+whether a job runs every repeat or only k (a protocol with ``repeat: k``, which the planner
+gives each job of a protocol with ``job_per_repeat``). One row per repeat: the test metrics and
+the extras the method reports (e.g. the number of cascade levels).
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from .seeds import model_seed, split_seed
 
 def holdout_splits(y: np.ndarray, *, paper: str, dataset: str, root_seed: int, protocol: dict
                    ) -> Iterator[tuple[int, np.ndarray, np.ndarray, int]]:
-    """``(repeat, train rows, test rows, split seed)`` of each repeat: a seeded split of a
-    ``test_size`` share off, stratified unless the protocol says ``stratified: false``."""
+    """``(repeat, train rows, test rows, split seed)`` of each repeat (of repeat ``protocol["repeat"]``
+    alone where the protocol names one): a seeded split of a ``test_size`` share off, stratified
+    unless the protocol says ``stratified: false``."""
     require_two_classes(y, dataset)
     stratify = y if protocol.get("stratified", True) else None
-    for repeat in range(protocol["repeats"]):
+    repeats = range(protocol["repeats"]) if protocol.get("repeat") is None else [protocol["repeat"]]
+    for repeat in repeats:
         s_seed = split_seed(root_seed, paper, dataset, repeat)
         try:
             train, test = train_test_split(

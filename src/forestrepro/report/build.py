@@ -49,7 +49,7 @@ def provenance_block(tag: str, records: list[dict], n_jobs: int) -> list:
 
     Everything here is read from the records, nothing from the moment or machine the report
     is made on, so rebuilding the report from the same records gives the same bytes."""
-    dirty = [r["job"] for r in records if r["git"].get("clean") is not True]
+    dirty = [record_job(r) for r in records if r["git"].get("clean") is not True]
     times = sorted(r["made"] for r in records)
     packages = [", ".join(f"{k} {v}" for k, v in sorted(r["environment"]["packages"].items())) for r in records]
     items = [
@@ -66,18 +66,25 @@ def provenance_block(tag: str, records: list[dict], n_jobs: int) -> list:
     return [Heading("Provenance"), Bullets(tuple(items))]
 
 
+def record_job(record: dict) -> str:
+    """The path of the job that wrote ``record``: its cell (``record["job"]``), and
+    ``/repeat<k>`` for a job that ran repeat k alone (its spec's protocol names the repeat)."""
+    repeat = record["spec"].get("protocol", {}).get("repeat")
+    return record["job"] if repeat is None else f"{record['job']}/repeat{repeat}"
+
+
 def records_block(tag: str, records: list[dict], out_dir: Path) -> list:
     """One row per run record, with a link to its rows: the per-fold values behind each cell."""
     runs = Path("results") / "runs" / tag
     rows = tuple(
         (
-            r["job"],
-            f"[{r['job']}.csv]({_relative(runs / (r['job'] + '.csv'), out_dir)})",
+            record_job(r),
+            f"[{record_job(r)}.csv]({_relative(runs / (record_job(r) + '.csv'), out_dir)})",
             str(r["rows"]),
             str(r["git"].get("commit") or "?")[:10] + ("" if r["git"].get("clean") else " (dirty)"),
             f"{r['wall_seconds']:.0f}",
         )
-        for r in sorted(records, key=lambda r: r["job"])
+        for r in sorted(records, key=record_job)
     )
     return [Heading("Run records"), Table(("Job", "Record", "Rows", "Commit", "Wall s"), rows)] if rows else []
 
@@ -92,8 +99,17 @@ def _fmt(value: float, digits: int = 4) -> str:
 
 
 def _job_of(spec: dict, cell) -> str:
-    """The path of the job that made a table's cell: <paper>/<experiment>/<method>/<dataset>."""
+    """The path of a table's cell, <paper>/<experiment>/<method>/<dataset>: its job's path, or
+    the directory of its jobs under a protocol with one job per repeat (``<cell>/repeat<k>``)."""
     return f"{spec['paper']}/{spec['experiment']}/{cell['method']}/{cell['dataset']}"
+
+
+def _pending_of(job: str, pending: dict) -> str | None:
+    """Why the job of a cell, or the jobs of its repeats, have no current record, or None."""
+    if job in pending:
+        return pending[job]
+    parts = [why for part, why in pending.items() if part.startswith(job + "/")]
+    return "; ".join(sorted(set(parts))) + f" ({len(parts)} repeat job(s))" if parts else None
 
 
 def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: None) -> str:
@@ -102,8 +118,9 @@ def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: Non
     solution within the time limit), or runs without enough values (too few solved)."""
     job = _job_of(spec, cell)
     if cell["n_folds"] == 0:
-        if job in pending:
-            return pending[job]
+        why = _pending_of(job, pending)
+        if why is not None:
+            return why
         ran = record_link(job) is not None
         return "no value: the job ran, but none of its runs has one" if ran else "not computed"
     return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
@@ -255,6 +272,59 @@ def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
     )
 
 
+def _p(value) -> str:
+    return "—" if value is None else f"{value:.3g}"
+
+
+def average_blocks(averages: list | None, spec: dict) -> list:
+    """The table's average rows (the paper's "Avg" rows), ours beside the paper's."""
+    if not averages:
+        return []
+    digits = spec.get("digits", 4)
+
+    def value(v):
+        return _fmt(float("nan") if v is None else v, digits)
+
+    rows = []
+    for a in averages:
+        if a["within"] is not None:
+            verdict = Styled("within tolerance", "ok") if a["within"] else Styled("OUTSIDE tolerance", "out")
+        else:
+            verdict = Styled("a cell of the group is missing" if a["mean"] is None else "not in the paper", "none")
+        paper = spec["methods"][a["method"]]
+        rows.append((f"Avg ({a['group']}: {', '.join(a['datasets'])})",
+                     a["method"] + (f" ({paper})" if paper else " (ours only)"),
+                     value(a["published_mean"]), value(a["mean"]), value(a["delta"]), value(a["tolerance"]), verdict))
+    return [Table(("Average row", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
+                  tuple(rows), caption="Average rows: the mean of each group's cells (the paper's from its cells)")]
+
+
+def paired_blocks(paired: list | None, spec: dict) -> list:
+    """Per data set, ``a`` − ``b`` on the same splits with the corrected resampled t-test; across
+    data sets the sign and Wilcoxon signed-ranks tests (stats/paired.py)."""
+    blocks = []
+    digits = spec.get("digits", 4)
+    for test in paired or []:
+        rows = tuple(
+            (dataset, str(d["n_splits"]), _fmt(d["mean_diff"], digits),
+             _fmt(d["std_diff"] if d["std_diff"] is not None else float("nan"), digits), _p(d["p"]),
+             "—" if d["significant"] is None else (("yes, " + (test["a"] if d["mean_diff"] > 0 else test["b"]) + " better")
+                                                    if d["significant"] else "no"))
+            for dataset, d in ((name, test["per_dataset"][name]) for name in spec["dataset_order"]
+                               if name in test["per_dataset"])
+        )
+        across = test["across"]
+        blocks += [
+            Table(("Data set", "Splits", f"{test['a']} − {test['b']} (mean)", "std", "p", f"significant at α = {test['alpha']}"),
+                  rows, caption=f"{test['a']} against {test['b']} on the same splits (positive: {test['a']} better); "
+                                "p of Nadeau and Bengio's corrected resampled t-test (none with one split)"),
+            Paragraph(f"Across the {across['n_datasets']} data sets: {test['a']} better on {across['wins']}, worse on "
+                      f"{across['losses']}, tied on {across['ties']}; sign test p = {_p(across['sign_p'])}, Wilcoxon "
+                      f"signed-ranks test p = {_p(across['wilcoxon_p'])} (Demšar 2006, Sec. 3.1)."),
+        ]
+    return blocks
+
+
 def table_section(result: TableResult, figure: Path | None, pending: dict | None = None,
                   record_link=lambda job: None) -> list:
     """The report section of one regenerated table; ``pending`` says why a job has no record
@@ -282,6 +352,8 @@ def table_section(result: TableResult, figure: Path | None, pending: dict | None
             _cell_rows(cells, spec, pending, record_link),
             caption="Cell by cell",
         ),
+        *average_blocks(ranks.get("averages"), spec),
+        *paired_blocks(ranks.get("paired"), spec),
         *deviation_blocks(result.explained, spec.get("digits", 4)),
     ]
     unplaced = [f"{kind} {', '.join(names)}" for kind, names in spec.get("unplaced", {}).items() if names]
@@ -333,13 +405,16 @@ def paper_notes(spec: dict, dataset_specs: dict, data_provenance: dict, rows_fed
     for dataset, options in sorted(spec.get("dataset_options", {}).items()):
         if "subsample_rows" in options:
             notes.append(f"{dataset}: run on a seeded, class-stratified subsample of {options['subsample_rows']} rows.")
+        if "repeats" in options:
+            notes.append(f"{dataset}: {options['repeats']} split(s), fewer than the protocol's "
+                         f"(paper.{spec['paper']}.dataset_options.{dataset}.repeats).")
     return notes + _dataset_notes(spec, dataset_specs, data_provenance, rows_fed or {})
 
 
 def data_provenance_of(records: list[dict]) -> dict:
     """``{data set: provenance of its data}`` as the records say (the first job's, by name)."""
     found: dict[str, dict] = {}
-    for record in sorted(records, key=lambda r: r["job"]):
+    for record in sorted(records, key=record_job):
         found.setdefault(record["spec"]["dataset"], record["data"])
     return found
 
@@ -379,7 +454,7 @@ def build_report(
     exactly the figures the report shows."""
     out_dir = Path(out_dir)
     if committed:
-        dirty = sorted(r["job"] for r in records if r["git"].get("clean") is not True)
+        dirty = sorted(record_job(r) for r in records if r["git"].get("clean") is not True)
         if dirty:
             raise DirtyRecordError(
                 f"a committed report ({out_dir}) cannot rest on records made from a tree with uncommitted "
@@ -416,10 +491,15 @@ def build_report(
         )
         if failed:
             doc.add(Bullets(tuple(f"{job}: {why}" for job, why in sorted(failed.items()))))
-    record_jobs = {r["job"] for r in records}
+    record_jobs = {record_job(r) for r in records}
 
-    def record_link(job: str) -> str | None:
-        return _relative(Path("results") / "runs" / tag / f"{job}.csv", out_dir) if job in record_jobs else None
+    def record_link(cell: str) -> str | None:
+        """The record of a cell's job, or the directory of its repeats' records."""
+        if cell in record_jobs:
+            return _relative(Path("results") / "runs" / tag / f"{cell}.csv", out_dir)
+        if any(job.startswith(cell + "/") for job in record_jobs):
+            return _relative(Path("results") / "runs" / tag / cell, out_dir) + "/"
+        return None
 
     stems = {(spec["paper"], spec["table"]): stem for stem, spec, _ in tables}
 

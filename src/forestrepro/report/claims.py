@@ -24,7 +24,12 @@ regenerated ones. Kinds:
   (b - a) / b is at least ``value`` (e.g. "cuts run time by 89 % on average": value 0.89);
 - ``better_on_average``: ``a``'s mean over the data sets of ``subset`` is better than ``b``'s, as a
   paper states a claim on its table's average rows (the WDF paper's "Avg" rows); decided only
-  when every data set of the subset has both cells.
+  when every data set of the subset has both cells;
+- ``not_significantly_worse``: on no data set is ``a`` significantly worse than ``b`` by the
+  paired test over the splits (the table's ``paired``, stats/paired.py); data sets with one
+  split cannot be tested and are named, data sets without runs leave it undecided unless a
+  tested one refutes it. The paper side cannot be checked: a paper with one split per data set
+  gives no spread.
 
 "Better" follows the table's ``higher_is_better``.
 """
@@ -156,6 +161,26 @@ def _better_on_average(cells, column, claim, table_spec):
     return verdict, f"average over {len(scores)} data sets: {a} {mean_a:.2f}, {b} {mean_b:.2f}"
 
 
+def _paired_claim(ranks: dict, claim: dict, cells: pd.DataFrame):
+    tests = [t for t in ranks.get("paired") or [] if (t["a"], t["b"]) == (claim["a"], claim["b"])]
+    if not tests:
+        return UNKNOWN, f"no paired test of {claim['a']} against {claim['b']} (set the table's paired)"
+    per_dataset = tests[0]["per_dataset"]
+    datasets = [d for d in dict.fromkeys(cells["dataset"]) if claim.get("subset") is None or d in claim["subset"]]
+    worse = [f"{d} (p={per_dataset[d]['p']:.3g})" for d in datasets
+             if d in per_dataset and per_dataset[d]["significant"] and per_dataset[d]["mean_diff"] < 0]
+    tested = [d for d in datasets if d in per_dataset and per_dataset[d]["p"] is not None]
+    untested = [d for d in datasets if d in per_dataset and per_dataset[d]["p"] is None]
+    missing = [d for d in datasets if d not in per_dataset]
+    notes = (f"; one split or no spread, not tested: {', '.join(untested)}" if untested else "") + (
+        f"; not computed: {', '.join(missing)}" if missing else "")
+    if worse:
+        return FAILS, "significantly worse on " + ", ".join(worse) + notes
+    if missing or not tested:
+        return UNKNOWN, f"not significantly worse on the {len(tested)} data sets tested" + notes
+    return HOLDS, f"not significantly worse on any of the {len(tested)} data sets tested" + notes
+
+
 def _control_claim(stats: dict, claim: dict):
     control = stats.get("control")
     if not control or control["method"] != claim["a"] or any(o not in control["versus"] for o in claim["others"]):
@@ -202,8 +227,11 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
             verdict, evidence = _rank_claim(ranks[stats_key], claim)
         elif claim["kind"] == "control_significantly_better":
             verdict, evidence = _control_claim(ranks[stats_key], claim)
+        elif claim["kind"] == "not_significantly_worse":
+            verdict, evidence = ((UNKNOWN, "the paper gives one value per data set, no spread") if side == "paper"
+                                 else _paired_claim(ranks, claim, cells))
         else:
-            valid = sorted([*PAIR_KINDS, *RANK_KINDS, "control_significantly_better"])
+            valid = sorted([*PAIR_KINDS, *RANK_KINDS, "control_significantly_better", "not_significantly_worse"])
             raise ValueError(f"unknown claim kind {claim['kind']!r}; valid: {valid}")
         result[side] = verdict
         result[f"{side}_evidence"] = evidence

@@ -3,8 +3,9 @@
 ``build_table`` takes the per-fold rows of every (method, data set) job of the table and the
 table's specification (``paper.<p>.tables.<t>`` of the config, plus the report tolerances) and
 returns everything the table files, the figures and the report need. ``write_table`` writes
-CSV, Markdown, LaTeX (booktabs) and a JSON of the rank statistics, deterministically, so two
-runs with the same results give byte-identical files.
+CSV, Markdown, LaTeX (booktabs) and a JSON of the table's statistics (ranks, and where the
+table asks for them its average rows and paired tests), deterministically, so two runs with
+the same results give byte-identical files.
 """
 
 from __future__ import annotations
@@ -18,19 +19,45 @@ import pandas as pd
 
 from ..io import atomic_path, write_text_atomic
 from ..stats import compare_to_control, friedman_test, mean_ranks, nemenyi_cd
+from ..stats.paired import paired_differences
 from .compare import compare_cells, score_matrix, summarize_runs
-from .document import Table, table_to_latex, to_markdown, Document
+from .document import Document, Table, table_to_latex, to_markdown
 from .published import published_cells, published_mean_ranks
 
 
 @dataclass
 class TableResult:
-    """A regenerated table: tidy cells, and rank statistics for ours and the paper's numbers."""
+    """A regenerated table: tidy cells, rank statistics for ours and the paper's numbers, the
+    table's average rows (``averages``) and paired tests over the splits (``paired``)."""
 
     spec: dict
     cells: pd.DataFrame
     ours: dict
     published: dict
+    averages: list | None = None
+    paired: list | None = None
+
+
+def average_rows(cells: pd.DataFrame, spec: dict) -> list[dict]:
+    """The table's average rows (``averages: [{group, datasets}]``, e.g. the WDF paper's "Avg"
+    rows over its low- and high-dimensional data sets), in the configured order: per group and
+    method, the mean of our cells and of the paper's over the group, the difference, and
+    whether it lies within the table's absolute tolerance. A mean needs every cell of the group
+    (else None)."""
+    tolerance = spec.get("tolerance_abs", spec["report"]["tolerance_abs"])
+    rows = []
+    for group, datasets in ((a["group"], a["datasets"]) for a in spec.get("averages", [])):
+        for method in spec["method_order"]:
+            mine = cells[(cells["method"] == method) & cells["dataset"].isin(datasets)]
+            complete = len(mine) == len(datasets)
+            ours = float(mine["mean"].mean()) if complete and mine["mean"].notna().all() else None
+            published = (float(mine["published_mean"].mean())
+                         if complete and mine["published_mean"].notna().all() else None)
+            delta = None if ours is None or published is None else ours - published
+            rows.append({"group": group, "datasets": list(datasets), "method": method, "mean": ours,
+                         "published_mean": published, "delta": delta, "tolerance": tolerance,
+                         "within": None if delta is None else bool(abs(delta) <= tolerance)})
+    return rows
 
 
 def rank_statistics(
@@ -97,9 +124,14 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
         cells["rows_fed"] = cells["dataset"].map(runs.groupby("dataset")["n_rows"].max())
     higher = spec.get("higher_is_better", True)
     alpha = spec.get("alpha", 0.05)
+    extra = {
+        "averages": average_rows(cells, spec) if "averages" in spec else None,
+        "paired": [paired_differences(runs, p["a"], p["b"], metric, higher_is_better=higher, alpha=alpha)
+                   for p in spec.get("paired", [])] if "paired" in spec and len(runs) else None,
+    }
     if not spec.get("rank", True):
         skipped = {"note": "this table is not ranked", "n_datasets": 0, "excluded_datasets": []}
-        return TableResult(spec=spec, cells=cells, ours=dict(skipped), published=dict(skipped))
+        return TableResult(spec=spec, cells=cells, ours=dict(skipped), published=dict(skipped), **extra)
     ours_scores = score_matrix(cells, "mean")
     control = spec.get("control")
     ours = rank_statistics(ours_scores, higher_is_better=higher, alpha=alpha, control=control)
@@ -112,7 +144,7 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
         full = published_cells(spec["published"], published_metric)["mean"].unstack("method")[list(printed.index)]
         recomputed = mean_ranks(full.dropna(), higher_is_better=higher)
         theirs["paper_recomputed_mean_ranks"] = {m: float(r) for m, r in recomputed.items()}
-    return TableResult(spec=spec, cells=cells, ours=ours, published=theirs)
+    return TableResult(spec=spec, cells=cells, ours=ours, published=theirs, **extra)
 
 
 def format_cell(mean: float, std: float, digits: int = 4) -> str:
@@ -127,6 +159,7 @@ def wide_table(result: TableResult) -> Table:
     its published mean ± std."""
     methods = result.spec["method_order"]
     published = {m for m in methods if result.spec["methods"][m] is not None}  # not ours-only variants
+    digits = result.spec.get("digits", 4)
     header = ["Data set"]
     for m in methods:
         header += [f"{m} (ours)"] + ([f"{result.spec['methods'][m]} (paper)"] if m in published else [])
@@ -135,7 +168,6 @@ def wide_table(result: TableResult) -> Table:
         row = [dataset]
         for m in methods:
             cell = result.cells[(result.cells["dataset"] == dataset) & (result.cells["method"] == m)].iloc[0]
-            digits = result.spec.get("digits", 4)
             row.append(format_cell(cell["mean"], cell["std"], digits))
             if m in published:
                 row.append(format_cell(cell["published_mean"], cell["published_std"], digits))
@@ -148,6 +180,18 @@ def wide_table(result: TableResult) -> Table:
         if m in published:
             rank_row.append(f"{ranks_pub[m]:.4f}" if m in ranks_pub else "—")
     rows.append(tuple(rank_row))
+    groups = {}
+    for average in result.averages or []:
+        groups.setdefault(average["group"], {})[average["method"]] = average
+    for group, by_method in groups.items():
+        row = [f"Avg ({group})"]
+        for m in methods:
+            cell = by_method[m]
+            row.append(format_cell(np.nan if cell["mean"] is None else cell["mean"], np.nan, digits))
+            if m in published:
+                pub = cell["published_mean"]
+                row.append(format_cell(np.nan if pub is None else pub, np.nan, digits))
+        rows.append(tuple(row))
     return Table(tuple(header), tuple(rows), caption=result.spec["caption"])
 
 
@@ -161,4 +205,8 @@ def write_table(result: TableResult, stem: str | Path) -> None:
     write_text_atomic(stem.with_suffix(".md"), to_markdown(doc))
     write_text_atomic(stem.with_suffix(".tex"), table_to_latex(table))
     ranks = {"ours": result.ours, "published": result.published}
+    if result.averages is not None:
+        ranks["averages"] = result.averages
+    if result.paired is not None:
+        ranks["paired"] = result.paired
     write_text_atomic(stem.parent / f"{stem.name}_ranks.json", json.dumps(ranks, indent=2, sort_keys=True) + "\n")

@@ -9,7 +9,9 @@ method. The modules, one job each:
 * :mod:`.friedman`    Friedman chi^2_F and Iman–Davenport F_F (Sec. 3.2.2);
 * :mod:`.nemenyi`     Nemenyi q_alpha, critical difference, pairwise p-values (Sec. 3.2.2);
 * :mod:`.control`     one control vs the others: z tests, Holm and Bonferroni–Dunn (Sec. 3.2.2);
-* :mod:`.cd_diagram`  critical-difference diagrams (Sec. 3.2.4, Fig. 1).
+* :mod:`.cd_diagram`  critical-difference diagrams (Sec. 3.2.4, Fig. 1);
+* :mod:`.paired`      two methods on the same splits: corrected resampled t-test per data set,
+                      sign and Wilcoxon signed-ranks tests across data sets (Sec. 3.1).
 """
 
 from .cd_diagram import cd_groups, plot_cd_diagram
@@ -19,16 +21,16 @@ from .nemenyi import nemenyi_cd, nemenyi_pairwise, nemenyi_q
 from .ranks import mean_ranks, rank_scores
 
 __all__ = [
-    "rank_scores",
-    "mean_ranks",
-    "friedman_test",
     "FriedmanResult",
-    "nemenyi_q",
+    "bonferroni_dunn_cd",
+    "cd_groups",
+    "compare_to_control",
+    "friedman_test",
+    "holm_adjust",
+    "mean_ranks",
     "nemenyi_cd",
     "nemenyi_pairwise",
-    "compare_to_control",
+    "nemenyi_q",
     "plot_cd_diagram",
-    "cd_groups",
-    "bonferroni_dunn_cd",
-    "holm_adjust",
+    "rank_scores",
 ]
