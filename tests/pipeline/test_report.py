@@ -210,6 +210,15 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     assert "sonar / svm: no value: the job ran, but none of its runs has one" in md
     assert "[0.5000 ± 0.0000](../../runs/t/brf/main/svm/wine.csv)" in md
     assert "[0.5000 ± 0.0000](../../runs/t/brf/main/knn/wine.csv)" not in md  # no record for knn
+    assert "#### Deviations" in md and "3 cells outside tolerance, by cause: unexplained 3" in md
+    # the same table marked as an ablation: its cells outside tolerance are its finding, not
+    # unexplained deviations of the reproduction
+    write_table(build_table(_runs(scores), {**spec, "ablation": True}), tmp_path / "tables" / "brf_table2")
+    build_report("t", [(tmp_path / "tables" / "brf_table2", {**spec, "ablation": True}, None)], [], {},
+                 [record], out, n_jobs=9)
+    md = (out / "index.md").read_text()
+    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | ablation: 3 outside | 6 | 0 / 0 / 1 |" in md
+    assert "#### Deviations" not in md and "not counted as unexplained" in md
 
 
 def test_a_cause_is_attached_only_where_its_test_holds():

@@ -184,6 +184,16 @@ def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict, rows_
                                          rows_fed.get(dataset))]
 
 
+def ablation_blocks(explained: pd.DataFrame) -> list:
+    """What an ablation table's cells outside tolerance mean: not deviations of the reproduction
+    to be explained, but how far another reading (or our variant) lands from the paper's column."""
+    return [Paragraph(
+        f"An ablation (the table's ablation: true): each row runs a reading or variant other than the "
+        f"paper's method on purpose, beside the paper's column to show which lands closer. Its "
+        f"{len(explained)} cells outside tolerance are that finding, not deviations of the reproduction, "
+        "and are not counted as unexplained; the paper's method is in the tables above.")]
+
+
 def deviation_blocks(explained: pd.DataFrame, digits: int) -> list:
     """The cells outside tolerance, counted by cause, each with its cause or as unexplained."""
     if explained.empty:
@@ -266,7 +276,9 @@ def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
         spec["paper"].upper(),
         f"[{spec['table']}](#{anchor})",
         f"{int(computed['within'].astype(bool).sum())} of {len(computed)}",
-        f"{int((explained['cause'] == UNEXPLAINED).sum())} of {len(explained)}",
+        # an ablation's cells run another reading on purpose: outside tolerance is its finding
+        f"ablation: {len(explained)} outside" if spec.get("ablation")
+        else f"{int((explained['cause'] == UNEXPLAINED).sum())} of {len(explained)}",
         str(int(cells["mean"].isna().sum())),
         f"{claims.count(HOLDS)} / {claims.count(FAILS)} / {claims.count(UNKNOWN)}" if claims else "none",
     )
@@ -354,7 +366,8 @@ def table_section(result: TableResult, figure: Path | None, pending: dict | None
         ),
         *average_blocks(ranks.get("averages"), spec),
         *paired_blocks(ranks.get("paired"), spec),
-        *deviation_blocks(result.explained, spec.get("digits", 4)),
+        *(ablation_blocks(result.explained) if spec.get("ablation")
+          else deviation_blocks(result.explained, spec.get("digits", 4))),
     ]
     unplaced = [f"{kind} {', '.join(names)}" for kind, names in spec.get("unplaced", {}).items() if names]
     if unplaced:
