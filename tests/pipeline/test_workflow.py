@@ -201,3 +201,7 @@ def test_a_c2rf_job_reserves_one_core_and_a_forest_job_four(tmp_path):
     threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
     assert threads["c2rf/biased/c2rf_plus/phoneme"] == "1" and threads["c2rf/srs/c2rf_rf/phoneme"] == "1"
     assert threads["brf/main/rf/wine"] == "4"
+    # a method's resources.threads sets what its jobs reserve (a cluster's smaller nodes)
+    proc = snakemake(tmp_path, "--cores", "8", "--dry-run", extra_overrides=["+method.rf.resources.threads=2"])
+    threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
+    assert threads["brf/main/rf/wine"] == "2" and threads["brf/main/knn/wine"] == "4"

@@ -134,14 +134,21 @@ def method_resources(method, key, default):
 
 
 # A C2RF approach solves each sample on one HiGHS thread (evaluation/c2rf_samples.py), so its
-# job reserves one core; every other training job may use up to 4.
+# job reserves one core; every other training job may use up to 4, or the method's
+# resources.threads (like mem_mb and runtime_min; e.g. fewer on a cluster whose nodes have fewer
+# CPUs). Threads never change a number.
 SINGLE_THREADED_ESTIMATORS = ("c2rf_approach",)
 
 
+def method_threads(method):
+    """Cores a job of ``method`` reserves (Snakemake scales it down to --cores / --max-threads)."""
+    default = 1 if CFG["method"][method]["estimator"] in SINGLE_THREADED_ESTIMATORS else 4
+    return method_resources(method, "threads", default)
+
+
 def train_threads(wildcards):
-    """Cores a training job reserves (Snakemake scales it down to --cores)."""
-    estimator = CFG["method"][JOB_BY_PATH[wildcards.job].method]["estimator"]
-    return 1 if estimator in SINGLE_THREADED_ESTIMATORS else 4
+    """Cores a training job reserves."""
+    return method_threads(JOB_BY_PATH[wildcards.job].method)
 
 
 def record_of(job):
