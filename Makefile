@@ -40,5 +40,5 @@ snakemake-report: setup
 # everything the pipeline made except what is committed (the run records under results/runs/
 # and the reports under results/report/paper/)
 clean:
-	rm -rf results/data results/tables results/logs results/report/quick figures/*/ .snakemake
+	rm -rf results/data results/tables results/logs results/report/quick results/snakemake_report figures/*/ .snakemake
 	rm -rf results/runs/quick results/runs/*/specs results/runs/*/scans results/runs/*/config.yaml

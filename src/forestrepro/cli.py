@@ -109,7 +109,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     dataset_specs = {spec["name"]: spec for spec in map(_read_json, args.dataset_specs)}
     records = [_read_json(p) for p in args.records]
     build_report(args.tag, tables, figures, dataset_specs, records, args.out_dir, n_jobs=args.jobs,
-                 partial=_read_json(args.partial) if args.partial else None, committed=args.committed)
+                 partial=_read_json(args.partial) if args.partial else None, committed=args.committed,
+                 embedded_html=args.embedded_html)
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
 
@@ -175,6 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--committed", action="store_true",
                    help="a committed report: refuse records made from a tree with uncommitted changes")
     p.add_argument("--out-dir", required=True)
+    p.add_argument("--embedded-html", default=None, metavar="HTML",
+                   help="also write the page with its figures embedded, one self-contained file")
     p.add_argument("--partial", default=None, metavar="JSON",
                    help="a partial report: {finished, jobs, pending: {job path: why it has no record}}")
     p.set_defaults(func=cmd_report)

@@ -136,6 +136,22 @@ def test_document_renderers_agree():
     assert r"1 $\pm$ 2 & x\_y \\" in table_to_latex(table)
 
 
+def test_the_embedded_page_carries_its_figures_itself(tmp_path):
+    """snakemake --report shows a page on its own: the embedded copy holds each PNG as a data URI."""
+    import base64
+
+    from forestrepro.report.document import Figure
+
+    (tmp_path / "figures").mkdir()
+    png = b"\x89PNG\r\n\x1a\n not really a picture"
+    (tmp_path / "figures" / "f.png").write_bytes(png)
+    doc = Document("T", [Figure("figures/f.png", "a figure")])
+    assert '<img src="figures/f.png"' in to_html(doc)
+    embedded = to_html(doc, image_root=tmp_path)
+    assert f'<img src="data:image/png;base64,{base64.b64encode(png).decode()}"' in embedded
+    assert "figures/f.png" not in embedded
+
+
 def test_paper_mean_ranks_are_recomputed_from_its_cells():
     result = build_table(_runs({("wine", "svm"): [0.8]}), SPEC)
     printed = result.published["paper_printed_mean_ranks"]

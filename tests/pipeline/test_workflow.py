@@ -60,6 +60,8 @@ def test_report_is_made(finished_run):
     report = (finished_run / "results" / "report" / "tiny" / "index.md").read_text()
     assert "wine" in report and "sonar" in report and "SVMs" in report
     assert (finished_run / "results" / "report" / "tiny" / "index.html").exists()
+    embedded = (finished_run / "results" / "snakemake_report" / "tiny" / "tiny.html").read_text()  # snakemake --report's
+    assert "data:image/png;base64," in embedded and 'src="figures/' not in embedded
     assert (finished_run / "results" / "report" / "tiny" / "figures" / "brf_table2_cd.png").exists()
     assert (finished_run / "figures" / "tiny" / "brf_table2_cd.pdf").exists()
     for suffix in ("csv", "md", "tex"):

@@ -68,8 +68,11 @@ rule report:
         records=[provenance_of(run) for run in REPORTED_RUNS],
     output:
         md=f"{REPORT_DIR}/index.md",
-        html=report(
-            f"{REPORT_DIR}/index.html",
+        html=f"{REPORT_DIR}/index.html",
+        # the same page with its figures embedded: snakemake --report shows a page on its own,
+        # without the figures/ beside it
+        embedded=report(
+            f"{RESULTS}/snakemake_report/{TAG}/{Path(REPORT_DIR).name}.html",
             caption="../report/report.rst",
             category="Report",
         ),
@@ -92,4 +95,4 @@ rule report:
         "{FORESTREPRO} report --tag {TAG} --tables {params.stems} --table-specs {params.table_specs}"
         " --figures-dir {FIGURES}/{TAG} --paper-figures {input.paper_figures} --figure-specs {params.figure_specs}"
         " --dataset-specs {params.dataset_specs} --records {input.records} --jobs {params.jobs}"
-        " --out-dir {REPORT_DIR} {params.partial} {params.committed} 2> {log}"
+        " --out-dir {REPORT_DIR} --embedded-html {output.embedded} {params.partial} {params.committed} 2> {log}"

@@ -458,13 +458,15 @@ def build_report(
     n_jobs: int,
     partial: dict | None = None,
     committed: bool = False,
+    embedded_html: str | Path | None = None,
 ) -> None:
     """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
     and the papers' ``figures`` = [(png, spec)], from the run ``records`` (provenance dicts)
     of the report's ``n_jobs`` jobs. ``partial`` = {finished, jobs, pending: {job: why}} marks a
     report made before every job had finished (``--config partial=true``). A ``committed`` report refuses
     records made from a tree with uncommitted changes. ``out_dir/figures`` ends up holding
-    exactly the figures the report shows."""
+    exactly the figures the report shows. ``embedded_html``: also write the page with its figures
+    embedded, as one self-contained file (for ``snakemake --report``)."""
     out_dir = Path(out_dir)
     if committed:
         dirty = sorted(record_job(r) for r in records if r["git"].get("clean") is not True)
@@ -558,3 +560,5 @@ def build_report(
     _fill_contents(doc, contents_at, table_at)
     write_text_atomic(out_dir / "index.md", to_markdown(doc))
     write_text_atomic(out_dir / "index.html", to_html(doc))
+    if embedded_html is not None:
+        write_text_atomic(Path(embedded_html), to_html(doc, image_root=out_dir))

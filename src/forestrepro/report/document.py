@@ -8,9 +8,11 @@ cell may be ``Styled`` (a verdict), which HTML colours by its style.
 
 from __future__ import annotations
 
+import base64
 import html
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 _NOT_IN_SLUG = re.compile(r"[^\w\- ]")
@@ -117,8 +119,17 @@ def to_markdown(doc: Document) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def to_html(doc: Document) -> str:
-    """Render ``doc`` as a standalone HTML page."""
+def _image_src(path: str, image_root: Path | None) -> str:
+    """A figure's ``src``: its relative path, or with ``image_root`` the PNG itself as a data URI."""
+    if image_root is None:
+        return path
+    return "data:image/png;base64," + base64.b64encode((image_root / path).read_bytes()).decode("ascii")
+
+
+def to_html(doc: Document, image_root: Path | None = None) -> str:
+    """Render ``doc`` as a standalone HTML page. With ``image_root`` (the directory the figures'
+    paths are relative to) the figures are embedded, so the page is one self-contained file: what
+    ``snakemake --report`` shows (it displays a page alone, without the files beside it)."""
     esc = html.escape
     ids = iter(anchors([Heading(doc.title, 1), *doc.blocks]))
     body = [f'<h1 id="{next(ids)}">{esc(doc.title)}</h1>']
@@ -136,7 +147,7 @@ def to_html(doc: Document) -> str:
             body.append(f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif isinstance(block, Figure):
             body.append(
-                f'<figure><img src="{esc(block.path)}" alt="{esc(block.caption)}">'
+                f'<figure><img src="{esc(_image_src(block.path, image_root))}" alt="{esc(block.caption)}">'
                 f"<figcaption>{esc(block.caption)}</figcaption></figure>"
             )
     style = (
