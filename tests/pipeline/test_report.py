@@ -7,7 +7,13 @@ import pandas as pd
 import pytest
 
 from forestrepro.report.compare import compare_cells, summarize_runs
-from forestrepro.report.document import Document, Table, table_to_latex, to_html, to_markdown
+from forestrepro.report.document import (
+    Document,
+    Table,
+    table_to_latex,
+    to_html,
+    to_markdown,
+)
 from forestrepro.report.published import published_cells, published_mean_ranks
 from forestrepro.report.tables import build_table, write_table
 
