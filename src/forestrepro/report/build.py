@@ -134,7 +134,11 @@ def _verdict(cell, spec: dict, pending: dict, record_link=lambda job: None) -> S
         return Styled(_missing_reason(cell, spec, pending, record_link), "none")
     if pd.isna(cell["published_mean"]):
         return Styled("not in the paper", "none")
-    return Styled("within tolerance", "ok") if bool(cell["within"]) else Styled("OUTSIDE tolerance", "out")
+    return _tolerance_verdict(bool(cell["within"]))
+
+
+def _tolerance_verdict(within: bool) -> Styled:
+    return Styled("within tolerance", "ok") if within else Styled("OUTSIDE tolerance", "out")
 
 
 def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> tuple:
@@ -293,20 +297,16 @@ def average_blocks(averages: list | None, spec: dict) -> list:
     if not averages:
         return []
     digits = spec.get("digits", 4)
-
-    def value(v):
-        return _fmt(float("nan") if v is None else v, digits)
-
     rows = []
     for a in averages:
         if a["within"] is not None:
-            verdict = Styled("within tolerance", "ok") if a["within"] else Styled("OUTSIDE tolerance", "out")
+            verdict = _tolerance_verdict(a["within"])
         else:
             verdict = Styled("a cell of the group is missing" if a["mean"] is None else "not in the paper", "none")
         paper = spec["methods"][a["method"]]
         rows.append((f"Avg ({a['group']}: {', '.join(a['datasets'])})",
                      a["method"] + (f" ({paper})" if paper else " (ours only)"),
-                     value(a["published_mean"]), value(a["mean"]), value(a["delta"]), value(a["tolerance"]), verdict))
+                     *(_fmt(a[key], digits) for key in ("published_mean", "mean", "delta", "tolerance")), verdict))
     return [Table(("Average row", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
                   tuple(rows), caption="Average rows: the mean of each group's cells (the paper's from its cells)")]
 
@@ -319,7 +319,7 @@ def paired_blocks(paired: list | None, spec: dict) -> list:
     for test in paired or []:
         rows = tuple(
             (dataset, str(d["n_splits"]), _fmt(d["mean_diff"], digits),
-             _fmt(d["std_diff"] if d["std_diff"] is not None else float("nan"), digits), _p(d["p"]),
+             _fmt(d["std_diff"], digits), _p(d["p"]),
              "—" if d["significant"] is None else (("yes, " + (test["a"] if d["mean_diff"] > 0 else test["b"]) + " better")
                                                     if d["significant"] else "no"))
             for dataset, d in ((name, test["per_dataset"][name]) for name in spec["dataset_order"]
@@ -419,7 +419,7 @@ def paper_notes(spec: dict, dataset_specs: dict, data_provenance: dict, rows_fed
         if "subsample_rows" in options:
             notes.append(f"{dataset}: run on a seeded, class-stratified subsample of {options['subsample_rows']} rows.")
         if "repeats" in options:
-            notes.append(f"{dataset}: {options['repeats']} split(s), fewer than the protocol's "
+            notes.append(f"{dataset}: {options['repeats']} split(s), in place of the protocol's "
                          f"(paper.{spec['paper']}.dataset_options.{dataset}.repeats).")
     return notes + _dataset_notes(spec, dataset_specs, data_provenance, rows_fed or {})
 
