@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+import highspy
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -15,6 +16,7 @@ from forestrepro.c2rf.exact import (
     combinatorial_bound,
     committee_search,
     exact_eta,
+    lp_cover_bound,
     realisability_cut,
     solve_exact,
 )
@@ -26,9 +28,11 @@ SWITCH_SETS = [
     {"committees": False},
     {"local_search": False},
     {"committees": False, "local_search": False},
+    {"cover": False},
     {"combinatorial": False},
     {"realise": False},
-    {"committees": False, "local_search": False, "combinatorial": False},
+    {"committees": False, "local_search": False, "cover": False, "combinatorial": False},
+    {"committees": False, "local_search": False, "cover": False},
     {"milp": False, "max_cut_rounds": 200},
 ]
 
@@ -105,6 +109,28 @@ def test_combinatorial_bound_is_at_most_the_optimum(tiny_instances, medium_insta
         bound, z, optimal = combinatorial_bound(reduction, lower, upper, time_limit=30)
         assert optimal and bound + reduction.eta_offset <= eta
         assert bound == abs(float(reduction.w @ z) - reduction.lam_bar)
+
+
+def test_lp_cover_bound_is_the_lp_of_the_0_1_model(tiny_instances, medium_instances):
+    """The min-cut LP bound is <= the 0-1 bound <= the optimum, and equals HiGHS's LP relaxation of
+    the 0-1 model (rounded up: eta' is an integer)."""
+    cases = [(R, lam, lo, up, eta) for R, lam, lo, up, eta, *_ in tiny_instances]
+    cases += [(R, lam, 1.0, 100.0, eta) for R, lam, eta in medium_instances]
+    for R, lam, lower, upper, eta in cases:
+        reduction = reduce(R, lam, lower, upper)
+        if len(reduction.w) == 0:
+            continue
+        cover = lp_cover_bound(reduction, lower, upper)
+        bound, _, optimal = combinatorial_bound(reduction, lower, upper, time_limit=30)
+        assert optimal and cover <= bound and cover + reduction.eta_offset <= eta
+        lp = _z_model(reduction, lower, upper, [])
+        relaxed = highspy.Highs()
+        relaxed.setOptionValue("output_flag", False)
+        relaxed.passModel(lp)
+        n = lp.num_col_
+        relaxed.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kContinuous))
+        relaxed.run()
+        assert cover == max(0, np.ceil(relaxed.getInfo().objective_function_value - 1e-7))
 
 
 def test_combinatorial_model_keeps_every_feasible_z(tiny_instances):

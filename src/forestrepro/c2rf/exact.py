@@ -13,21 +13,23 @@ of ``solve_exact``, stop as soon as the incumbent's eta meets the lower bound:
    in integer arithmetic, with the model's definition (no point in the dead zone (-1, 1)).
 3. ``local_search`` (upper bound): ``heuristic.coordinate_search`` from the best committee, then
    ``heuristic.local_search``.
-4. ``combinatorial`` (lower bound): drop alpha and keep only the pair implications every feasible z
+4. ``cover`` (lower bound): the LP relaxation of the 0-1 model of step 5, solved exactly by two
+   minimum cuts (``lp_cover_bound``); fast on the largest instances, where step 5 stalls.
+5. ``combinatorial`` (lower bound): drop alpha and keep only the pair implications every feasible z
    obeys (dominance and conflicts, ``cuts.py``); the resulting 0-1 model on z alone is solved by
    HiGHS (``combinatorial_bound``, whose docstring has the validity argument).
-5. ``realise`` (cuts): if the 0-1 model was solved to optimality, one LP checks whether its optimal
+6. ``realise`` (cuts): if the 0-1 model was solved to optimality, one LP checks whether its optimal
    z is realised by some alpha in [l, u]^q. If so that z is optimal for Problem (2). If not, the LP's
    Farkas ray names an infeasible subsystem, whose sign pattern is cut off (a valid no-good), and the
    0-1 model is solved again (``realisability_cut``).
-6. ``milp``: the p-C2RF+ model of ``solver.solve`` (row big-M, dominance, conflicts, integral eta)
+7. ``milp``: the p-C2RF+ model of ``solver.solve`` (row big-M, dominance, conflicts, integral eta)
    with eta >= the proven bound, started from the incumbent, for the remaining time.
 
 ``solve_exact`` returns ``solver.Result`` (an ``ExactResult``, which adds the per-step log);
 ``solved_by`` names the step whose bound or solution closed the gap: 'preprocessing',
-'committees' / 'local_search' (an incumbent with eta' = 0), 'combinatorial' (the 0-1 bound met the
-incumbent), 'realise' (the 0-1 optimum was realised by an LP, after ``n`` cut rounds), 'milp', or
-the last step that ran when the time ran out.
+'committees' / 'local_search' (an incumbent with eta' = 0 or meeting an earlier bound), 'cover' or
+'combinatorial' (that bound met the incumbent), 'realise' (the 0-1 optimum was realised by an LP,
+possibly after cut rounds), 'milp'; without a proof, the last step that ran.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ import highspy
 import numba
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import maximum_flow
 
 from .cuts import row_big_m
 from .heuristic import Start, coordinate_search
@@ -135,11 +138,13 @@ def exact_eta(S: np.ndarray, v: np.ndarray, w: np.ndarray, lam_bar: int, alpha: 
 
 
 def committee_search(S: np.ndarray, v: np.ndarray, w: np.ndarray, lam_bar: int, lower: float, upper: float,
-                     max_committee: int = 4, max_weight: int = 5, deadline: float = math.inf,
-                     ) -> tuple[float, np.ndarray | None]:
+                     max_committee: int = 5, max_weight: int = 5, max_weight_large: int = 3,
+                     deadline: float = math.inf) -> tuple[float, np.ndarray | None]:
     """Best (eta', alpha) over committees of 1..``max_committee`` merged trees (None if none is feasible).
 
-    A committee G with integer weights a_g in [1, ``max_weight``] gets alpha_g = c K a_g, every other
+    Committees are tried by size, smallest first. A committee G of size <= 4 with integer weights
+    a_g in [1, ``max_weight``] (in [1, ``max_weight_large``] from size 5 on, to keep the number of
+    weightings small) gets alpha_g = c K a_g, every other
     tree alpha_g = c, where K = 1 + sum_{g not in G} v_g (more than the others' total vote) and
     c = max(l, 1) (so integer scores != 0 have |score| >= 1). Only candidates with c K max(a) <= u
     are tried, so alpha lies in [l, u]. Each candidate's eta' is exact (``_committee_best``) and the
@@ -159,7 +164,8 @@ def committee_search(S: np.ndarray, v: np.ndarray, w: np.ndarray, lam_bar: int, 
                 return best_eta, best_alpha
             members = np.array(members, dtype=np.int64)
             K = 1 + int(v.sum() - v[members].sum())
-            largest = min(max_weight, math.floor(upper / (scale * K) + 1e-9))
+            cap = max_weight if k <= 4 else max_weight_large
+            largest = min(cap, math.floor(upper / (scale * K) + 1e-9))
             if largest < 1:
                 continue
             key = (k, largest)
@@ -176,6 +182,63 @@ def committee_search(S: np.ndarray, v: np.ndarray, w: np.ndarray, lam_bar: int, 
             if eta == 0:
                 return best_eta, best_alpha
     return best_eta, best_alpha
+
+
+# ---------------------------------------------------------------------------------------------------
+# Step 4a: the LP bound of the 0-1 model by min cuts
+
+
+def _closure_cut(n: int, profit_source: np.ndarray, profit: np.ndarray, sink_nodes: np.ndarray,
+                 cost: np.ndarray, tails: np.ndarray, heads: np.ndarray) -> int:
+    """Minimum cut of: source -> profit_source (capacity profit), sink_nodes -> sink (capacity
+    cost), tails -> heads (unbounded); n nodes besides source (n) and sink (n + 1)."""
+    infinite = int(profit.sum()) + 1
+    rows = np.concatenate([np.full(len(profit_source), n), sink_nodes, tails]).astype(np.int32)
+    cols = np.concatenate([profit_source, np.full(len(sink_nodes), n + 1), heads]).astype(np.int32)
+    caps = np.concatenate([profit, cost, np.full(len(tails), infinite)]).astype(np.int32)
+    graph = sp.csr_matrix((caps, (rows, cols)), shape=(n + 2, n + 2))
+    graph.sum_duplicates()
+    graph.data = np.minimum(graph.data, infinite).astype(np.int32)
+    return int(maximum_flow(graph, n, n + 1, method="dinic").flow_value)
+
+
+def lp_cover_bound(reduction: Reduction, lower: float, upper: float) -> float:
+    """The LP relaxation of the 0-1 model of ``combinatorial_bound`` (z in [0, 1]), by two min cuts.
+
+    Every row of that model other than the cardinality rows is z_a >= z_b (dominance),
+    z_a + z_b >= 1 or z_a + z_b <= 1 (conflicts): two variables per row, so the LP has half-integral
+    optima that a min cut on the doubled graph finds (Hochbaum's 2VPI method). With x_k = z_k and
+    y_k = 1 - z_k as separate 0-1 nodes and z = (x + 1 - y) / 2, each row becomes two closure
+    constraints (dominance: x_a >= x_b, y_b >= y_a; not both negative: x_a >= y_b, x_b >= y_a; not
+    both positive: y_a >= x_b, y_b >= x_a), and min w^T z over the LP is half the minimum cut of the
+    closure network with source -> y_k and x_k -> sink of capacity w_k (Picard's maximum weight
+    closure); max w^T z is w(all) minus half the cut with the capacities swapped. Since the LP
+    contains every feasible z of the 0-1 model, eta' >= ceil(min) - lambda_bar and
+    eta' >= lambda_bar - floor(max). Never above ``combinatorial_bound``; it needs no MIP and so
+    scales to the largest instances.
+    """
+    h = len(reduction.w)
+    w = np.asarray(reduction.w, dtype=np.int64)
+    x, y = np.arange(h), np.arange(h, 2 * h)
+    tails, heads = [], []  # "tail in the closure requires head in the closure", i.e. head >= tail
+    for cut in _pair_cuts(reduction, lower, upper, True, True):
+        a, b = cut.pairs[:, 0], cut.pairs[:, 1]
+        if cut.c_b < 0:  # dominance z_a >= z_b
+            tails += [x[b], y[a]]
+            heads += [x[a], y[b]]
+        elif cut.lo >= 1:  # z_a + z_b >= 1
+            tails += [y[b], y[a]]
+            heads += [x[a], x[b]]
+        else:  # z_a + z_b <= 1
+            tails += [x[b], x[a]]
+            heads += [y[a], y[b]]
+    tails = np.concatenate(tails) if tails else np.empty(0, dtype=np.int64)
+    heads = np.concatenate(heads) if heads else np.empty(0, dtype=np.int64)
+    low_cut = _closure_cut(2 * h, y, w, x, w, tails, heads)
+    high_cut = _closure_cut(2 * h, x, w, y, w, tails, heads)
+    min_count = math.ceil(low_cut / 2)
+    max_count = int(w.sum()) - math.ceil(high_cut / 2)
+    return float(max(0, min_count - reduction.lam_bar, reduction.lam_bar - max_count))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -352,17 +415,19 @@ def _final_milp(reduction: Reduction, lower: float, upper: float, bound: float, 
     return _run_highs(lp, layout, start, options)
 
 
-STEPS = ("committees", "local_search", "combinatorial", "realise", "milp")
+STEPS = ("committees", "local_search", "cover", "combinatorial", "realise", "milp")
 
 
 def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: float = 1.0, upper: float = 100.0,
-                committees: bool = True, local_search: bool = True, combinatorial: bool = True,
-                realise: bool = True, milp: bool = True, max_committee: int = 4, max_weight: int = 5,
-                max_cut_rounds: int = 20, bound_share: float = 0.5, threads: int = 1,
+                committees: bool = True, local_search: bool = True, cover: bool = True,
+                combinatorial: bool = True, realise: bool = True, milp: bool = True, max_committee: int = 5,
+                max_weight: int = 5, max_weight_large: int = 3, max_cut_rounds: int = 20,
+                committee_share: float = 0.2, bound_share: float = 0.5, threads: int = 1,
                 seed: int = 0) -> ExactResult:
     """Solve Problem (2) for votes ``R`` (t x m, +-1) and ``lam`` with the chain of the module
     docstring; each step is a keyword switch. ``time_limit`` bounds the whole call (HiGHS may
-    overrun a little); ``bound_share`` of it at most goes to the 0-1 bound and its cut rounds.
+    overrun a little). The committees may run until ``committee_share`` of it, the local search for
+    a tenth of it, the 0-1 bound and its cut rounds until ``bound_share`` of it has passed.
 
     The result's eta is recomputed from alpha on the original R (z = [alpha^T r_i > 0]); status is
     'optimal' only when the proven bound meets that eta, otherwise 'time_limit' (or 'no_solution'
@@ -371,9 +436,11 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
     started = time.monotonic()
     deadline = started + time_limit
     R = np.asarray(R)
-    switches = {"committees": committees, "local_search": local_search, "combinatorial": combinatorial,
-                "realise": realise, "milp": milp, "max_committee": max_committee, "max_weight": max_weight,
-                "max_cut_rounds": max_cut_rounds, "lower": lower, "upper": upper, "time_limit": time_limit}
+    switches = {"committees": committees, "local_search": local_search, "cover": cover,
+                "combinatorial": combinatorial, "realise": realise, "milp": milp, "max_committee": max_committee,
+                "max_weight": max_weight, "max_weight_large": max_weight_large, "max_cut_rounds": max_cut_rounds,
+                "committee_share": committee_share, "bound_share": bound_share, "lower": lower, "upper": upper,
+                "time_limit": time_limit}
     reduction = reduce(R, lam, lower, upper)
     S, v, w, lam_bar = reduction.S, reduction.v, reduction.w, reduction.lam_bar
     C = reduction.coefficients
@@ -433,7 +500,8 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
     log("preprocessing")
 
     if committees:
-        _, alpha = committee_search(S, v, w, lam_bar, lower, upper, max_committee, max_weight, deadline)
+        _, alpha = committee_search(S, v, w, lam_bar, lower, upper, max_committee, max_weight, max_weight_large,
+                                    started + committee_share * time_limit)
         offer(alpha, "committees")
         log("committees")
         if closed():
@@ -454,6 +522,12 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
         if closed():
             return finish()
 
+    if cover and time.monotonic() < deadline:
+        raise_bound(lp_cover_bound(reduction, lower, upper), "cover")
+        log("cover")
+        if closed():
+            return finish()
+
     cuts: list = []
     if combinatorial and time.monotonic() < deadline:
         bound_deadline = started + bound_share * time_limit
@@ -462,13 +536,14 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
                                                 seed=seed, time_limit=bound_deadline - time.monotonic())
         raise_bound(bound, "combinatorial")
         log("combinatorial")
-        rounds = 0
+        rounds, realised = 0, False
         while realise and optimal and z is not None and not closed() and rounds < max_cut_rounds \
                 and time.monotonic() < bound_deadline:
             alpha, cut = realisability_cut(C, z, lower, upper)
             if alpha is not None:
                 offer(alpha, "realise")
                 raise_bound(bound, "realise")
+                realised = True
                 break
             if cut is None:
                 break
@@ -477,7 +552,7 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
             bound, z, optimal = combinatorial_bound(reduction, lower, upper, cuts=cuts, threads=threads, seed=seed,
                                                     time_limit=bound_deadline - time.monotonic())
             raise_bound(bound, "realise")
-        if realise and rounds:
+        if rounds or realised:
             log(f"realise({rounds} cuts)")
         if closed():
             return finish()
