@@ -326,15 +326,16 @@ def combinatorial_bound(reduction: Reduction, lower: float, upper: float, *, tim
     if status == highspy.HighsModelStatus.kInfeasible:  # cannot happen without wrong cuts; stay safe
         return 0.0, None, False
     info = highs.getInfo()
-    bound = max(float(info.mip_dual_bound), 0.0)
+    dual = max(float(info.mip_dual_bound), 0.0)
     optimal = status == highspy.HighsModelStatus.kOptimal
     z = None
     if info.primal_solution_status == highspy.SolutionStatus.kSolutionStatusFeasible:
         z = np.round(np.asarray(highs.getSolution().col_value)[:-1]).astype(np.int8)
-    if optimal and z is not None:
-        bound = abs(float(reduction.w @ z) - reduction.lam_bar)
-    # eta' is an integer: round up a fractional dual bound (tolerance for floating point)
-    return float(math.ceil(bound - 1e-6)), z, optimal
+    # The minimum is an integer >= the dual bound: round up, with a tolerance on the safe side.
+    bound = float(math.ceil(dual - 1e-6))
+    if z is not None and dual > abs(float(reduction.w @ z) - reduction.lam_bar) - 1 + 1e-6:
+        bound = max(bound, abs(float(reduction.w @ z) - reduction.lam_bar))  # integral minimum > eta_z - 1
+    return bound, z, optimal
 
 
 # ---------------------------------------------------------------------------------------------------
