@@ -538,8 +538,13 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
         raise_bound(bound, "combinatorial")
         log("combinatorial")
         rounds, realised = 0, False
+        history = [(time.monotonic(), state["bound"])]
         while realise and optimal and z is not None and not closed() and rounds < max_cut_rounds \
                 and time.monotonic() < bound_deadline:
+            if len(history) > 3:  # stop when the last 3 rounds' pace cannot close the gap in time
+                (then, before), (now, latest) = history[-4], history[-1]
+                if (latest - before) / max(now - then, 1e-9) * (bound_deadline - now) < state["eta"] - latest:
+                    break
             alpha, cut = realisability_cut(C, z, lower, upper)
             if alpha is not None:
                 offer(alpha, "realise")
@@ -553,6 +558,7 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
             bound, z, optimal = combinatorial_bound(reduction, lower, upper, cuts=cuts, threads=threads, seed=seed,
                                                     time_limit=bound_deadline - time.monotonic())
             raise_bound(bound, "realise")
+            history.append((time.monotonic(), state["bound"]))
         if rounds or realised:
             log(f"realise({rounds} cuts)")
         if closed():
