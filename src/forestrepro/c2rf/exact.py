@@ -21,7 +21,8 @@ of ``solve_exact``, stop as soon as the incumbent's eta meets the lower bound:
 6. ``realise`` (cuts): if the 0-1 model was solved to optimality, one LP checks whether its optimal
    z is realised by some alpha in [l, u]^q. If so that z is optimal for Problem (2). If not, the LP's
    Farkas ray names an infeasible subsystem, whose sign pattern is cut off (a valid no-good), and the
-   0-1 model is solved again (``realisability_cut``).
+   0-1 model is solved again (``realisability_cut``). The rounds stop after ``max_cut_rounds``, at
+   the bound's time share, or when the pace of the last three rounds cannot close the gap in time.
 7. ``milp``: the p-C2RF+ model of ``solver.solve`` (row big-M, dominance, conflicts, integral eta)
    with eta >= the proven bound, started from the incumbent, for the remaining time.
 
@@ -30,6 +31,9 @@ of ``solve_exact``, stop as soon as the incumbent's eta meets the lower bound:
 'committees' / 'local_search' (an incumbent with eta' = 0 or meeting an earlier bound), 'cover' or
 'combinatorial' (that bound met the incumbent), 'realise' (the 0-1 optimum was realised by an LP,
 possibly after cut rounds), 'milp'; without a proof, the last step that ran.
+
+Not built (yet): splitting instances whose lambda_bar falls into a hole between reachable counts
+into a dictator and a no-dictator case; such instances go through steps 5-7 like the others.
 """
 
 from __future__ import annotations
