@@ -101,10 +101,10 @@ def cmd_report(args: argparse.Namespace) -> None:
     """Assemble the report ``index.{md,html}`` of a tag from its tables, figures and run records."""
     from .report.build import build_report
 
+    cd_figures = {Path(png).name: Path(png) for png in args.cd_figures}
     tables = []
     for stem, spec_path in zip(args.tables, args.table_specs):
-        png = Path(args.figures_dir) / f"{Path(stem).name}_cd.png"
-        tables.append((Path(stem), _read_json(spec_path), png if png.exists() else None))
+        tables.append((Path(stem), _read_json(spec_path), cd_figures.get(f"{Path(stem).name}_cd.png")))
     figures = [(Path(png), _read_json(spec)) for png, spec in zip(args.paper_figures, args.figure_specs)]
     dataset_specs = {spec["name"]: spec for spec in map(_read_json, args.dataset_specs)}
     records = [_read_json(p) for p in args.records]
@@ -115,13 +115,48 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 
 def cmd_plan(args: argparse.Namespace) -> None:
-    """Print the tag and the jobs that a configuration makes (no files written)."""
+    """Print the tag and the jobs that a configuration makes (no files written); with --cores N,
+    each job's core-seconds (measured from its run record, or modelled from its method's records)
+    and the wall time on N cores (record/cost.py)."""
     from .config import compose_config, compute_tag, plan_jobs
 
     cfg = compose_config(args.overrides, profile=args.profile)
-    print(f"tag: {compute_tag(cfg, args.tag)}")
-    for job in plan_jobs(cfg):
-        print(f"  {job.path}")
+    tag = compute_tag(cfg, args.tag)
+    print(f"tag: {tag}")
+    jobs = plan_jobs(cfg)
+    if args.cores is None:
+        for job in jobs:
+            print(f"  {job.path}")
+        return
+    _print_costs(cfg, jobs, Path(args.results) / "runs" / tag, args.cores)
+
+
+def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int) -> None:
+    from collections import defaultdict
+
+    from .config.jobs import method_threads
+    from .record.cost import estimate, makespan, measured
+
+    published = {name: next((s for s in (d.get("published") or {}).values() if s), {})
+                 for name, d in cfg["dataset"].items()}
+    threads = {job.path: method_threads(cfg, job.method) for job in jobs}
+    costs = estimate(jobs, threads, measured(runs_dir), published)
+    print(f"records read from {runs_dir}")
+    print(f"  {'job':<58} {'threads':>7} {'core-s':>9}  source")
+    for cost in costs:
+        seconds = "?" if cost.core_seconds is None else f"{cost.core_seconds:.1f}"
+        print(f"  {cost.path:<58} {cost.threads:>7} {seconds:>9}  {cost.source}")
+    groups = defaultdict(list)
+    for job, cost in zip(jobs, costs):
+        groups[f"{job.paper}/{job.experiment}"].append(cost)
+    print(f"  {'experiment':<24} {'jobs':>5} {'measured':>9} {'model':>6} {'unknown':>8} {'core-h':>8}")
+    for name, group in [*groups.items(), ("total", costs)]:
+        n = {src: sum(c.source == src for c in group) for src in ("measured", "model", "unknown")}
+        hours = sum(c.core_seconds for c in group if c.core_seconds is not None) / 3600
+        print(f"  {name:<24} {len(group):>5} {n['measured']:>9} {n['model']:>6} {n['unknown']:>8} {hours:>8.1f}")
+    unknown = sum(c.core_seconds is None for c in costs)
+    print(f"estimated wall time on {cores} cores: {makespan(costs, cores) / 3600:.2f} h"
+          + (f" (without the {unknown} jobs of unknown cost)" if unknown else ""))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -167,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tag", required=True)
     p.add_argument("--tables", nargs="+", required=True)
     p.add_argument("--table-specs", nargs="+", required=True)
-    p.add_argument("--figures-dir", required=True)
+    p.add_argument("--cd-figures", nargs="*", default=[],
+                   help="critical-difference diagrams (PNG), found by name: <table stem>_cd.png")
     p.add_argument("--paper-figures", nargs="*", default=[])
     p.add_argument("--figure-specs", nargs="*", default=[])
     p.add_argument("--dataset-specs", nargs="*", default=[])
@@ -186,6 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("overrides", nargs="*")
     p.add_argument("--profile", default=None)
     p.add_argument("--tag", default=None)
+    p.add_argument("--cores", type=int, default=None,
+                   help="also estimate each job's core-seconds and the wall time on this many cores")
+    p.add_argument("--results", default="results", help="where the run records are (results/runs/<tag>)")
     p.set_defaults(func=cmd_plan)
     return parser
 

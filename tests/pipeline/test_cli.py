@@ -8,7 +8,8 @@ import pytest
 from forestrepro.cli import main
 from forestrepro.data import load_spec
 
-MIRROR = (Path(__file__).resolve().parents[3] / "shared" / "datasets").resolve()
+REPO = Path(__file__).resolve().parents[2]
+MIRROR = (REPO.parent / "shared" / "datasets").resolve()
 needs_mirror = pytest.mark.skipif(not MIRROR.is_dir(), reason="data mirror not found")
 
 
@@ -57,6 +58,17 @@ def test_plan_lists_jobs_and_tag(capsys):
     assert main(["plan", "--profile", "paper"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("tag: paper") and "brf/main/svm/isolet" in out
+
+
+def test_plan_estimates_costs_from_the_committed_records(capsys):
+    """With --cores, every job gets a cost or says it has none; the committed RCRF records
+    are all measured (issue 24's cost model)."""
+    assert main(["plan", "--profile", "paper", "--tag", "paper", "--cores", "16",
+                 "--results", str(REPO / "results"), "papers=[rcrf]"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.startswith("  rcrf/main/")]
+    assert rows and all(row[-1] == "measured" and float(row[2]) > 0 for row in rows)
+    assert "estimated wall time on 16 cores:" in out and "unknown" not in out.split("estimated wall time")[1]
 
 
 def test_sweep_gives_one_config_per_value():

@@ -56,7 +56,8 @@ def library_copy(tmp_path_factory):
     repo = tmp_path_factory.mktemp("repo")
     for part in ("src", "conf", "workflow"):
         shutil.copytree(REPO / part, repo / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    shutil.copy(REPO / "Snakefile", repo / "Snakefile")
+    for name in ("Snakefile", "environment.yml"):  # every rule names environment.yml (conda:)
+        shutil.copy(REPO / name, repo / name)
     return repo
 
 

@@ -207,3 +207,11 @@ def test_a_c2rf_job_reserves_one_core_and_a_forest_job_four(tmp_path):
     proc = snakemake(tmp_path, "--cores", "8", "--dry-run", extra_overrides=["+method.rf.resources.threads=2"])
     threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
     assert threads["brf/main/rf/wine"] == "2" and threads["brf/main/knn/wine"] == "4"
+
+
+def test_snakemake_lint_is_clean(tmp_path):
+    """`snakemake --lint` finds nothing: every rule has its conda environment, a log, and takes
+    what its shell command uses from params, input or output (issue 26)."""
+    proc = snakemake(tmp_path, "--lint", check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Congratulations, your workflow is in a good condition" in proc.stdout + proc.stderr

@@ -20,15 +20,24 @@ import sys
 from pathlib import Path
 
 from snakemake.utils import validate
+from snakemake_interface_executor_plugins.settings import DeploymentMethod
 
 from forestrepro.config import ConfigError, compose_config, compute_tag, plan_spec_files, write_spec_files
-from forestrepro.config.jobs import data_key
+from forestrepro.config.jobs import data_key, method_threads as config_method_threads
 from forestrepro.record import FileHashes, record_status
 
 RESULTS = "results"
 FIGURES = "figures"
-PYTHON = sys.executable
-FORESTREPRO = f"{PYTHON} -m forestrepro.cli"
+
+# Software: every step declares `conda: CONDA_ENV`, the pinned environment.yml, so with
+# `--sdm conda` each step runs in that environment and imports the library from this checkout's
+# src/; otherwise steps run in the Python that runs Snakemake (make setup's .venv). Rules get the
+# command as a param (snakemake --lint).
+CONDA_ENV = "../../environment.yml"
+if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method:
+    FORESTREPRO = f"PYTHONPATH={Path(workflow.basedir) / 'src'} python -m forestrepro.cli"
+else:
+    FORESTREPRO = f"{sys.executable} -m forestrepro.cli"
 
 
 def _check_run_config():
@@ -97,11 +106,22 @@ def spec_sha256(*paths):
 DATASETS = sorted({job.dataset for job in JOBS})
 # A data set's files are named by its configuration's content (config.jobs.data_key): shared by
 # the tags that agree on it, never overwritten by one that does not. Where they are read from
-# is passed to the fetch rule outside its params, so it triggers no refetch.
+# (the sources, the mirror, the OpenML cache) is not part of what the fetch step computes, so it
+# reaches the step through its environment, not its params, which Snakemake's params trigger
+# compares: reading the same files from elsewhere, or offline, refetches nothing. (A Slurm job
+# parses this file again, so it sets them too.)
 DATA_KEY = {dataset: data_key(CFG["dataset"][dataset]) for dataset in DATASETS}
-DATA_SOURCES = " ".join(CFG["data"]["sources"])
-DATA_MIRROR = CFG["data"]["mirror_dir"]
-OPENML_CACHE = CFG["data"]["openml_cache"]
+_sources, _mirror, _openml_cache = " ".join(CFG["data"]["sources"]), CFG["data"]["mirror_dir"], CFG["data"]["openml_cache"]
+os.environ["FORESTREPRO_DATA_SOURCES"] = _sources
+os.environ["FORESTREPRO_MIRROR_DIR"] = str(_mirror)
+os.environ["FORESTREPRO_OPENML_CACHE"] = str(_openml_cache)
+
+
+envvars:
+    "FORESTREPRO_DATA_SOURCES",
+    "FORESTREPRO_MIRROR_DIR",
+    "FORESTREPRO_OPENML_CACHE",
+
 
 
 def data_of(dataset):
@@ -133,17 +153,10 @@ def method_resources(method, key, default):
     return CFG["method"][method].get("resources", {}).get(key, default)
 
 
-# A C2RF approach solves each sample on one HiGHS thread (evaluation/c2rf_samples.py), so its
-# job reserves one core; every other training job may use up to 4, or the method's
-# resources.threads (like mem_mb and runtime_min; e.g. fewer on a cluster whose nodes have fewer
-# CPUs). Threads never change a number.
-SINGLE_THREADED_ESTIMATORS = ("c2rf_approach",)
-
-
 def method_threads(method):
-    """Cores a job of ``method`` reserves (Snakemake scales it down to --cores / --max-threads)."""
-    default = 1 if CFG["method"][method]["estimator"] in SINGLE_THREADED_ESTIMATORS else 4
-    return method_resources(method, "threads", default)
+    """Cores a job of ``method`` reserves (config.jobs.method_threads; Snakemake scales it down
+    to --cores / --max-threads)."""
+    return config_method_threads(CFG, method)
 
 
 def train_threads(wildcards):
@@ -158,11 +171,11 @@ def record_of(job):
 
 _HASHES = FileHashes()
 RECORDS = {job.path: record_status(record_of(job), job.spec_digest, _HASHES) for job in JOBS}
-# The jobs the train rule may run: every job whose record is missing or stale.
+# The jobs that training may run: every job whose record is missing or stale.
 PENDING_JOBS = "|".join(re.escape(path) for path, status in RECORDS.items() if not status.current) or "(?!)"
 
 
-# only=<glob> or a list of globs (rule records): the jobs to compute, matched against job paths
+# only=<glob> or a list of globs (the records target): the jobs to compute, matched against job paths
 # <paper>/<experiment>/<method>/<dataset>.
 ONLY = config.get("only", "*")
 ONLY = [str(g) for g in ONLY] if isinstance(ONLY, list) else [str(ONLY)]
@@ -254,7 +267,7 @@ COMMITTED_REPORT = os.path.normpath(REPORT_DIR).startswith(os.path.join(RESULTS,
 # records_only=true (make report): the report must come from current records alone.
 if str(config.get("records_only", False)).lower() == "true":
     _shown = set(REPORTED_RUNS)  # with partial=true, only the finished ones
-    _not_current = [f"{job.path} ({RECORDS[job.path].state}{': ' + RECORDS[job.path].reason if RECORDS[job.path].reason else ''})"
+    _not_current = [f"{job.path} ({RECORDS[job.path].state}{f': {RECORDS[job.path].reason}' if RECORDS[job.path].reason else ''})"
                     for job in REPORTED_JOBS if record_of(job) in _shown and not RECORDS[job.path].current]
     if _not_current:
         sys.exit(f"forestrepro: records_only=true, but {len(_not_current)} of the report's {len(REPORTED_JOBS)} "

@@ -15,14 +15,17 @@ rule plot_cd:
     log:
         f"{RESULTS}/logs/{TAG}/figures/{{paper}}_{{table}}_cd.log",
     params:
+        cli=FORESTREPRO,
         stem=f"{FIGURES}/{TAG}/{{paper}}_{{table}}_cd",
         title=lambda wc: f"{wc.paper.upper()} {wc.table}",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        CONDA_ENV
     shell:
-        "{FORESTREPRO} plot --ranks {input.ranks} --title '{params.title}' --out-stem {params.stem} 2> {log}"
+        "{params.cli} plot --ranks {input.ranks} --title '{params.title}' --out-stem {params.stem} 2> {log}"
 
 
 rule paper_figure:
@@ -40,6 +43,7 @@ rule paper_figure:
     log:
         f"{RESULTS}/logs/{TAG}/figures/{{paper}}_{{figure}}.log",
     params:
+        cli=FORESTREPRO,
         spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{figure}}.figure.json",
         spec_sha256=lambda wc: spec_sha256(f"{RESULTS}/runs/{TAG}/specs/{wc.paper}/{wc.figure}.figure.json"),
         stem=f"{FIGURES}/{TAG}/{{paper}}_{{figure}}",
@@ -47,8 +51,10 @@ rule paper_figure:
     resources:
         mem_mb=2000,
         runtime=10,
+    conda:
+        CONDA_ENV
     shell:
-        "{FORESTREPRO} figure --spec {params.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"
+        "{params.cli} figure --spec {params.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"
 
 
 REPORT_SPECS = {
@@ -79,6 +85,9 @@ rule report:
     log:
         f"{RESULTS}/logs/{TAG}/report.log",
     params:
+        cli=FORESTREPRO,
+        tag=TAG,
+        out_dir=lambda wc, output: os.path.dirname(output.md),
         table_specs=REPORT_SPECS["tables"],
         figure_specs=REPORT_SPECS["figures"],
         dataset_specs=REPORT_SPECS["datasets"],
@@ -91,8 +100,10 @@ rule report:
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        CONDA_ENV
     shell:
-        "{FORESTREPRO} report --tag {TAG} --tables {params.stems} --table-specs {params.table_specs}"
-        " --figures-dir {FIGURES}/{TAG} --paper-figures {input.paper_figures} --figure-specs {params.figure_specs}"
+        "{params.cli} report --tag {params.tag} --tables {params.stems} --table-specs {params.table_specs}"
+        " --cd-figures {input.figures} --paper-figures {input.paper_figures} --figure-specs {params.figure_specs}"
         " --dataset-specs {params.dataset_specs} --records {input.records} --jobs {params.jobs}"
-        " --out-dir {REPORT_DIR} --embedded-html {output.embedded} {params.partial} {params.committed} 2> {log}"
+        " --out-dir {params.out_dir} --embedded-html {output.embedded} {params.partial} {params.committed} 2> {log}"

@@ -14,11 +14,14 @@ rule scan:
     log:
         f"{RESULTS}/logs/{TAG}/scan/{{scan}}.log",
     params:  # the scan's name holds the digest of what it depends on (config.jobs.scan_name)
+        cli=FORESTREPRO,
         spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{SCAN_JOBS[wc.scan].path}.json",
     threads: lambda wc: method_threads(SCAN_JOBS[wc.scan].method)
     resources:
         mem_mb=lambda wc: method_resources(SCAN_JOBS[wc.scan].method, "mem_mb", 2000),
         runtime=lambda wc: method_resources(SCAN_JOBS[wc.scan].method, "runtime_min", 60),
+    conda:
+        CONDA_ENV
     shell:
-        "{FORESTREPRO} scan --spec {params.spec} --data {input.data} --out {output}"
+        "{params.cli} scan --spec {params.spec} --data {input.data} --out {output}"
         " --threads {threads} 2> {log}"

@@ -18,6 +18,7 @@ rule table:
     log:
         f"{RESULTS}/logs/{TAG}/tables/{{paper}}_{{table}}.log",
     params:
+        cli=FORESTREPRO,
         spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{table}}.table.json",
         spec_sha256=lambda wc: spec_sha256(f"{RESULTS}/runs/{TAG}/specs/{wc.paper}/{wc.table}.table.json"),
         stem=f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}",
@@ -25,5 +26,7 @@ rule table:
     resources:
         mem_mb=1000,
         runtime=5,
+    conda:
+        CONDA_ENV
     shell:
-        "{FORESTREPRO} table --spec {params.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"
+        "{params.cli} table --spec {params.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"

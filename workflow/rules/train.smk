@@ -32,6 +32,7 @@ rule train:
     wildcard_constraints:
         job=PENDING_JOBS,
     params:
+        cli=FORESTREPRO,
         spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{wc.job}.json",
         data=lambda wc: data_of(JOB_BY_PATH[wc.job].dataset),
         failed=lambda wc: failure_note_of(JOB_BY_PATH[wc.job]),
@@ -39,8 +40,10 @@ rule train:
     resources:
         mem_mb=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "mem_mb", 2000),
         runtime=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "runtime_min", 60),
+    conda:
+        CONDA_ENV
     shell:
-        "rm -f {params.failed}; {FORESTREPRO} train --spec {params.spec} --data {params.data}"
+        "rm -f {params.failed}; {params.cli} train --spec {params.spec} --data {params.data}"
         " --out {output.runs} --threads {threads} 2> {log}"
         " || {{ status=$?; {{ tail -n 1 {log}; echo \"(exit status $status)\"; }} > {params.failed}; exit $status; }}"
 
@@ -62,5 +65,7 @@ rule stale_record:
     resources:
         mem_mb=100,
         runtime=1,
+    conda:
+        CONDA_ENV
     shell:
         "echo 'record of {wildcards.job} is stale:' {params.reason:q} | tee {output} > {log}"

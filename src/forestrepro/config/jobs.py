@@ -94,6 +94,19 @@ def job_protocol(cfg: dict, paper: str, experiment: str, dataset: str) -> dict:
     return protocol if repeats is None else {**protocol, "repeats": repeats}
 
 
+# A C2RF approach solves each sample on one HiGHS thread (evaluation/c2rf_samples.py), so its
+# job reserves one core; every other training job may use up to 4, or the method's
+# resources.threads (like mem_mb and runtime_min; e.g. fewer on a cluster whose nodes have fewer
+# CPUs). Threads never change a number.
+SINGLE_THREADED_ESTIMATORS = ("c2rf_approach",)
+
+
+def method_threads(cfg: dict, method: str) -> int:
+    """Cores a training or scan job of ``method`` reserves."""
+    default = 1 if cfg["method"][method]["estimator"] in SINGLE_THREADED_ESTIMATORS else 4
+    return int(cfg["method"][method].get("resources", {}).get("threads", default))
+
+
 def plan_jobs(cfg: dict) -> list[JobSpec]:
     """Every job of the selected papers, in a stable order: one per (paper, experiment, method,
     data set), or, under a protocol with ``job_per_repeat``, one per repeat of each, so that a

@@ -157,7 +157,7 @@ def to_html(doc: Document, image_root: Path | None = None) -> str:
         "td.ok{background:#e3f2e6}td.out{background:#fbe3e3;font-weight:bold}td.none{color:#777}"
     )
     return (
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\">"
         f"<title>{esc(doc.title)}</title><style>{style}</style></head><body>\n"
         + "\n".join(body)
         + "\n</body></html>\n"

@@ -1,0 +1,131 @@
+"""What a configuration costs: each job's core-seconds and the wall time on N cores.
+
+A job's cost is *measured* where its run record exists (the record's wall time x the threads it
+ran with; a record made on a loaded machine overstates it) and *modelled* otherwise from the
+records of the same (paper, experiment, method) on other data sets: core-seconds taken as a power
+of the data's size n = rows x features,
+
+    log c = a + b log n,
+
+fitted by least squares on at least ``MIN_RECORDS`` of those records, and used only between half
+the smallest and twice the largest size they cover: beyond it the fit says nothing (a cascade's
+cost on MNIST is not a power of its cost on YEAST and IMDB). The size of a data set is read from
+any record on it, else from the paper's Table 1 (the data set config's ``published`` shape). A
+job the model cannot reach is *unknown* and is left out of the totals, which say so. Even inside
+its range the model is a rough guide: it ignores what a method's cost depends on besides size
+(classes, tree depth, a C2RF solve's difficulty).
+
+The wall time on N cores is that of a greedy list schedule: jobs longest first, each started as
+soon as its threads are free, taking core-seconds / threads (perfect scaling within a job: an
+optimistic assumption), the jobs of a scanned data set after their scan (scan costs are not
+recorded, so a scanned job's own time is all it is charged).
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+MIN_RECORDS = 3  # records of a (paper, experiment, method) needed to model its other jobs
+RANGE = 2.0  # the model reaches sizes between min / RANGE and max * RANGE of its records
+
+
+@dataclass(frozen=True)
+class JobCost:
+    """One job's core-seconds (None: unknown), its threads, and how the number was had."""
+
+    path: str
+    threads: int
+    core_seconds: float | None
+    source: str  # "measured", "model" or "unknown"
+
+
+def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
+    """``{job path: (core-seconds, data shape)}`` from the provenance of every record under
+    ``runs_dir`` (``results/runs/<tag>``)."""
+    runs_dir = Path(runs_dir)
+    found = {}
+    for prov in sorted(runs_dir.rglob("*.provenance.json")):
+        record = json.loads(prov.read_text())
+        if "wall_seconds" not in record:
+            continue
+        path = prov.relative_to(runs_dir).as_posix().removesuffix(".provenance.json")
+        shape = (record.get("data") or {}).get("shape") or {}
+        found[path] = (float(record["wall_seconds"]) * int(record.get("threads") or 1), shape)
+    return found
+
+
+def _size(shape: dict) -> float | None:
+    rows, features = shape.get("rows"), shape.get("features")
+    return float(rows) * float(features) if rows and features else None
+
+
+def fit_power_law(sizes: list[float], costs: list[float]) -> tuple[float, float]:
+    """``(a, b)`` of log c = a + b log n by least squares; b = 1 when all sizes are equal."""
+    x, y = np.log(np.asarray(sizes, float)), np.log(np.asarray(costs, float))
+    if np.ptp(x) == 0:
+        return float(np.mean(y - x)), 1.0
+    b, a = np.polyfit(x, y, 1)
+    return float(a), float(b)
+
+
+def estimate(jobs, threads: dict[str, int], records: dict[str, tuple[float, dict]],
+             published_shapes: dict[str, dict]) -> list[JobCost]:
+    """Each job's cost: measured from ``records`` (by job path), else modelled from the records of
+    its (paper, experiment, method) at the size of its data set, else unknown. ``jobs`` are
+    ``config.jobs.JobSpec``; ``threads`` maps a job path to the cores it reserves;
+    ``published_shapes`` maps a data set to the paper's shape (a fallback for its size)."""
+    shapes = dict(published_shapes)
+    for job in jobs:  # our data's shape where some record read it
+        rec = records.get(job.path)
+        if rec and _size(rec[1]):
+            shapes[job.dataset] = rec[1]
+    samples = defaultdict(list)
+    for job in jobs:
+        rec = records.get(job.path)
+        if rec and _size(shapes.get(job.dataset, {})) and rec[0] > 0:
+            samples[(job.paper, job.experiment, job.method)].append((_size(shapes[job.dataset]), rec[0]))
+    models = {key: (*fit_power_law(*zip(*pts)), min(p[0] for p in pts) / RANGE, max(p[0] for p in pts) * RANGE)
+              for key, pts in samples.items() if len(pts) >= MIN_RECORDS}
+    costs = []
+    for job in jobs:
+        rec, model = records.get(job.path), models.get((job.paper, job.experiment, job.method))
+        size = _size(shapes.get(job.dataset, {}))
+        if rec:
+            costs.append(JobCost(job.path, threads[job.path], rec[0], "measured"))
+        elif model and size and model[2] <= size <= model[3]:
+            a, b = model[:2]
+            costs.append(JobCost(job.path, threads[job.path], math.exp(a + b * math.log(size)), "model"))
+        else:
+            costs.append(JobCost(job.path, threads[job.path], None, "unknown"))
+    return costs
+
+
+def makespan(costs: list[JobCost], cores: int) -> float:
+    """Wall seconds of the greedy schedule on ``cores``: longest job first, each started when its
+    threads (at most ``cores``) are free, running core-seconds / threads. Unknown jobs are left out."""
+    pending = sorted((c for c in costs if c.core_seconds is not None), key=lambda c: -c.core_seconds)
+    free, now, running = cores, 0.0, []  # running: heap of (end time, threads)
+    while pending or running:
+        started = True
+        while started:
+            started = False
+            for i, job in enumerate(pending):
+                need = min(job.threads, cores)
+                if need <= free:
+                    heapq.heappush(running, (now + job.core_seconds / need, need))
+                    free -= need
+                    del pending[i]
+                    started = True
+                    break
+        end, released = heapq.heappop(running)
+        now, free = end, free + released
+        while running and running[0][0] == now:
+            free += heapq.heappop(running)[1]
+    return now

@@ -1,0 +1,204 @@
+"""The exact chain (``c2rf.exact``): every step's bound <= the optimum <= every step's incumbent, and
+``solve_exact`` reaches the brute-force / plain-model optimum with every step switched on or off."""
+
+from __future__ import annotations
+
+import itertools
+
+import highspy
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from forestrepro.c2rf.exact import (
+    ExactResult,
+    _z_model,
+    combinatorial_bound,
+    committee_search,
+    exact_eta,
+    lp_cover_bound,
+    realisability_cut,
+    solve_exact,
+)
+from forestrepro.c2rf.preprocess import reduce
+from forestrepro.c2rf.solver import Result, solve
+
+SWITCH_SETS = [
+    {},
+    {"committees": False},
+    {"local_search": False},
+    {"committees": False, "local_search": False},
+    {"cover": False},
+    {"combinatorial": False},
+    {"realise": False},
+    {"committees": False, "local_search": False, "cover": False, "combinatorial": False},
+    {"committees": False, "local_search": False, "cover": False},
+    {"milp": False, "max_cut_rounds": 200},
+]
+
+
+def check_solution(result, R, lam, lower, upper):
+    """alpha in the box, no point in the dead zone, z = [alpha^T r > 0], eta = |sum z - lambda|."""
+    assert np.all(result.alpha >= lower - 1e-9) and np.all(result.alpha <= upper + 1e-9)
+    scores = result.alpha @ R
+    assert np.all(np.abs(scores) >= 1 - 1e-9)
+    assert np.array_equal(result.z, (scores > 0).astype(np.int8))
+    assert result.eta == abs(int(result.z.sum()) - lam)
+
+
+def reduced_z(reduction, z):
+    """A feasible z over the original points as z over the reduced free patterns."""
+    free = reduction.pattern_free[reduction.point_pattern]
+    out = np.zeros(len(reduction.w), dtype=np.int8)
+    out[free[free >= 0]] = np.asarray(z)[free >= 0]
+    return out
+
+
+@pytest.fixture(scope="module")
+def medium_instances(random_votes):
+    """(R, lambda, plain-model optimum) on instances too big for enumeration: t = 7, m = 60, votes
+    leaning positive so that small lambdas fall below every reachable count (eta* > 0)."""
+    rng = np.random.default_rng(7)
+    cases = []
+    for index in range(6):
+        R = random_votes(rng, 7, 60, lean=0.25 if index % 2 else 0.0)
+        R[-1] = R[0]
+        lam = [0, 5, 30, 12, 55, 20][index]
+        plain = solve(R, lam, preprocess=False, time_limit=60)
+        assert plain.status == "optimal"
+        cases.append((R, lam, plain.eta))
+    assert any(eta > 0 for *_, eta in cases)
+    return cases
+
+
+def test_committees_are_feasible_and_no_better_than_optimum(tiny_instances, medium_instances):
+    cases = [(R, lam, lo, up, eta) for R, lam, lo, up, eta, *_ in tiny_instances]
+    cases += [(R, lam, 1.0, 100.0, eta) for R, lam, eta in medium_instances]
+    found = 0
+    for R, lam, lower, upper, eta in cases:
+        reduction = reduce(R, lam, lower, upper)
+        if len(reduction.w) == 0:
+            continue
+        value, alpha = committee_search(reduction.S, reduction.v, reduction.w, reduction.lam_bar, lower, upper)
+        if alpha is None:
+            continue
+        found += 1
+        assert np.all(alpha >= lower) and np.all(alpha <= upper)
+        assert value == exact_eta(reduction.S, reduction.v, reduction.w, reduction.lam_bar, alpha)
+        full = reduction.expand(alpha, np.zeros(len(reduction.w)))[0]
+        scores = full @ R
+        assert np.all(np.abs(scores) >= 1)
+        assert abs(int((scores > 0).sum()) - lam) == value + reduction.eta_offset >= eta
+    assert found >= len(cases) // 2
+
+
+def test_exact_eta_rejects_dead_points():
+    S = np.array([[1, -1], [1, 1]], dtype=np.int8)
+    v, w = np.ones(2, dtype=np.int64), np.array([3, 1])
+    assert exact_eta(S, v, w, 2, np.array([1.0, 1.0])) == float("inf")  # first score is 0
+    assert exact_eta(S, v, w, 2, np.array([3.0, 1.0])) == 2.0  # both positive: |4 - 2|
+
+
+def test_combinatorial_bound_is_at_most_the_optimum(tiny_instances, medium_instances):
+    cases = [(R, lam, lo, up, eta) for R, lam, lo, up, eta, *_ in tiny_instances]
+    cases += [(R, lam, 1.0, 100.0, eta) for R, lam, eta in medium_instances]
+    for R, lam, lower, upper, eta in cases:
+        reduction = reduce(R, lam, lower, upper)
+        if len(reduction.w) == 0:
+            continue
+        bound, z, optimal = combinatorial_bound(reduction, lower, upper, time_limit=30)
+        assert optimal and bound + reduction.eta_offset <= eta
+        assert bound == abs(float(reduction.w @ z) - reduction.lam_bar)
+
+
+def test_lp_cover_bound_is_the_lp_of_the_0_1_model(tiny_instances, medium_instances):
+    """The min-cut LP bound is <= the 0-1 bound <= the optimum, and equals HiGHS's LP relaxation of
+    the 0-1 model (rounded up: eta' is an integer)."""
+    cases = [(R, lam, lo, up, eta) for R, lam, lo, up, eta, *_ in tiny_instances]
+    cases += [(R, lam, 1.0, 100.0, eta) for R, lam, eta in medium_instances]
+    for R, lam, lower, upper, eta in cases:
+        reduction = reduce(R, lam, lower, upper)
+        if len(reduction.w) == 0:
+            continue
+        cover = lp_cover_bound(reduction, lower, upper)
+        bound, _, optimal = combinatorial_bound(reduction, lower, upper, time_limit=30)
+        assert optimal and cover <= bound and cover + reduction.eta_offset <= eta
+        lp = _z_model(reduction, lower, upper, [])
+        relaxed = highspy.Highs()
+        relaxed.setOptionValue("output_flag", False)
+        relaxed.passModel(lp)
+        n = lp.num_col_
+        relaxed.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kContinuous))
+        relaxed.run()
+        assert cover == max(0, np.ceil(relaxed.getInfo().objective_function_value - 1e-7))
+
+
+def test_combinatorial_model_keeps_every_feasible_z(tiny_instances):
+    """Every realisable z, with its own eta', satisfies every row of the 0-1 model (step 4's validity)."""
+    pair_rows = 0
+    for R, lam, lower, upper, _, _, feasible in tiny_instances:
+        reduction = reduce(R, lam, lower, upper)
+        if len(reduction.w) == 0:
+            continue
+        lp = _z_model(reduction, lower, upper, [])
+        a = lp.a_matrix_
+        matrix = sp.csc_matrix((a.value_, a.index_, a.start_), shape=(lp.num_row_, lp.num_col_))
+        pair_rows += lp.num_row_ - 2  # the rows besides the two cardinality rows
+        for z in feasible:
+            zr = reduced_z(reduction, z)
+            x = np.concatenate([zr, [abs(float(reduction.w @ zr) - reduction.lam_bar)]])
+            activity = matrix @ x
+            assert np.all(activity >= np.asarray(lp.row_lower_) - 1e-9)
+            assert np.all(activity <= np.asarray(lp.row_upper_) + 1e-9)
+    assert pair_rows > 0
+
+
+def test_realisability_cuts_keep_every_feasible_z(tiny_instances):
+    """Cuts from non-realisable sign patterns never cut off a realisable z; realisable z give alpha."""
+    for R, lam, lower, upper, _, _, feasible in tiny_instances:
+        reduction = reduce(R, lam, lower, upper)
+        h = len(reduction.w)
+        if h == 0 or h > 10:
+            continue
+        C = reduction.coefficients
+        realisable = {tuple(reduced_z(reduction, z)) for z in feasible}
+        for bits in itertools.product((0, 1), repeat=h):
+            z = np.array(bits, dtype=np.int8)
+            alpha, cut = realisability_cut(C, z, lower, upper)
+            if alpha is not None:
+                assert tuple(z) in realisable
+                scores = C @ alpha
+                assert np.all(np.where(z > 0, scores >= 1, scores <= -1))
+                continue
+            assert cut is not None and tuple(z) not in realisable
+            index, sign = cut
+            assert np.array_equal(sign, z[index])
+            for good in realisable:
+                good = np.array(good)
+                assert np.sum(good[index] == sign) <= len(index) - 1
+
+
+@pytest.mark.parametrize("switches", SWITCH_SETS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "all")
+def test_solve_exact_reaches_brute_force_optimum(switches, tiny_instances):
+    for R, lam, lower, upper, eta, *_ in tiny_instances:
+        result = solve_exact(R, lam, lower=lower, upper=upper, time_limit=30, **switches)
+        assert isinstance(result, ExactResult) and isinstance(result, Result)
+        assert result.status == "optimal", (switches, result)
+        assert result.eta == eta and result.best_bound == eta and result.gap == 0.0
+        check_solution(result, R, lam, lower, upper)
+        for step, incumbent, bound, _ in result.steps:
+            assert bound <= eta <= incumbent, (step, result.steps)
+
+
+@pytest.mark.parametrize("switches", SWITCH_SETS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "all")
+def test_solve_exact_matches_plain_model(switches, medium_instances):
+    for R, lam, eta in medium_instances:
+        result = solve_exact(R, lam, time_limit=60, **switches)
+        for step, incumbent, bound, _ in result.steps:
+            assert bound <= eta <= incumbent, (step, result.steps)
+        if switches.get("milp", True):
+            assert result.status == "optimal" and result.eta == eta
+        if result.status == "optimal":
+            assert result.eta == eta and result.best_bound == eta
+        if result.alpha is not None:
+            check_solution(result, R, lam, 1.0, 100.0)

@@ -1,0 +1,51 @@
+"""The cost model of `forestrepro.cli plan --cores N` (record/cost.py), on hand-made numbers."""
+
+import json
+import math
+
+import pytest
+
+from forestrepro.config.jobs import JobSpec
+from forestrepro.record.cost import JobCost, estimate, fit_power_law, makespan, measured
+
+
+def test_the_power_law_is_recovered_exactly_and_one_size_means_proportional():
+    a, b = fit_power_law([10.0, 100.0, 1000.0], [3 * 10**1.5, 3 * 100**1.5, 3 * 1000**1.5])
+    assert (math.exp(a), b) == (pytest.approx(3.0), pytest.approx(1.5))
+    a, b = fit_power_law([50.0, 50.0], [10.0, 40.0])  # one size: cost proportional to size
+    assert b == 1.0 and math.exp(a) * 50 == pytest.approx(20.0)  # geometric mean of 10 and 40
+
+
+def test_greedy_schedule_by_hand():
+    jobs = [JobCost("a", 2, 8.0, "measured"), JobCost("b", 1, 4.0, "model"), JobCost("c", 1, 3.0, "model"),
+            JobCost("d", 1, None, "unknown")]
+    # 2 cores: a (8 core-s on 2 threads) runs 0-4; then b on one core 4-8 and c on the other 4-7
+    assert makespan(jobs, 2) == pytest.approx(8.0)
+    # 4 cores: a 0-4 on two, b 0-4 and c 0-3 beside it
+    assert makespan(jobs, 4) == pytest.approx(4.0)
+    # 1 core: a job asking for more threads than there are cores gets them all
+    assert makespan(jobs, 1) == pytest.approx(15.0)
+
+
+def test_a_job_is_measured_from_its_record_else_modelled_from_its_methods_records_else_unknown(tmp_path):
+    def record(path, wall, threads, rows, features):
+        prov = tmp_path / f"{path}.provenance.json"
+        prov.parent.mkdir(parents=True, exist_ok=True)
+        prov.write_text(json.dumps({"wall_seconds": wall, "threads": threads,
+                                    "data": {"shape": {"rows": rows, "features": features}}}))
+
+    record("p/main/m/small", 10.0, 2, 100, 10)  # 20 core-s at size 1,000
+    record("p/main/m/mid", 50.0, 2, 500, 10)  # 100 core-s at size 5,000
+    record("p/main/m/big", 100.0, 2, 1000, 10)  # 200 core-s at size 10,000: cost proportional
+    record("p/main/two/small", 10.0, 2, 100, 10)  # only two records of method 'two'
+    record("p/main/two/big", 100.0, 2, 1000, 10)
+    jobs = [JobSpec("p", "main", "m", d) for d in ("small", "mid", "big", "inside", "outside", "nameless")]
+    jobs += [JobSpec("p", "main", "other", "small"), JobSpec("p", "main", "two", "inside")]
+    shapes = {"inside": {"rows": 2000, "features": 10}, "outside": {"rows": 2001, "features": 10},
+              "small": {"rows": 1, "features": 1}}  # a record's shape wins over the paper's
+    costs = estimate(jobs, {job.path: 2 for job in jobs}, measured(tmp_path), shapes)
+    assert [(c.source, c.core_seconds) for c in costs[:3]] == [("measured", 20.0), ("measured", 100.0),
+                                                               ("measured", 200.0)]
+    assert costs[3].source == "model" and costs[3].core_seconds == pytest.approx(400.0)  # 20,000 = 2 x largest
+    # beyond twice the largest size, with no size, with no record of its method, with 2 records only
+    assert [c.source for c in costs[4:]] == ["unknown"] * 4
