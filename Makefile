@@ -4,6 +4,7 @@
 # Options: make run PROFILE=paper CORES=16 OVERRIDES='["method.rf.params.n_estimators=500"]'
 #   make report        rebuild every committed report (results/report/paper/) from the committed run records
 #   make report-check  the same, and fail if any committed report changed (CI)
+#   make docs          build the library's documentation strictly into docs/site/ (docs/mkdocs.yml)
 
 PYTHON ?= python3
 VENV := .venv
@@ -12,12 +13,12 @@ CORES ?= 2
 PROFILE ?= quick
 OVERRIDES ?= []
 
-.PHONY: setup run test report report-check snakemake-report clean
+.PHONY: setup run test report report-check snakemake-report docs clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,docs]"
 	touch $@
 
 setup: $(BIN)/.installed
@@ -34,11 +35,14 @@ report: setup
 report-check: setup
 	$(BIN)/python workflow/scripts/committed_reports.py --cores $(CORES) --check
 
+docs: setup
+	$(BIN)/python -m mkdocs build --strict -f docs/mkdocs.yml
+
 snakemake-report: setup
 	$(BIN)/snakemake --cores 1 --config profile=$(PROFILE) overrides='$(OVERRIDES)' --report results/snakemake-report-$(PROFILE).html
 
 # everything the pipeline made except what is committed (the run records under results/runs/
 # and the reports under results/report/paper/)
 clean:
-	rm -rf results/data results/tables results/logs results/report/quick results/snakemake_report figures/*/ .snakemake
+	rm -rf results/data results/tables results/logs results/report/quick results/snakemake_report figures/*/ .snakemake docs/site
 	rm -rf results/runs/quick results/runs/*/specs results/runs/*/scans results/runs/*/config.yaml
