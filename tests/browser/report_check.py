@@ -5,21 +5,24 @@ Checks, each a list of problems in :class:`ReportCheck` (empty when it holds):
 - ``summary``: an element ``#summary`` exists, is visible, comes first after the page title
   (no other heading before it) and starts within the first screen (1280 x 900).
 - ``anchors``: every in-page link ``href="#id"`` has an element with that id; no id is used twice.
-- ``images``: every ``<img>`` has loaded (``complete`` and ``naturalWidth > 0``).
+- ``images``: every ``<img>`` has loaded (``complete`` and ``naturalWidth > 0``), from inside
+  the report's directory.
 - ``console``: no console message of type error and no uncaught page error.
 - ``requests``: no request failed and none was answered with an HTTP status >= 400.
 - ``records``: every relative link to a file (a run record, or the directory of a data set's
   split records) names a file or directory that exists on disk, resolved from the report's
-  directory as a static web server would.
+  directory, and the server answers it without an error.
 
-How the page is opened: its directory is served over ``http://127.0.0.1:<free port>`` by
-Python's ``http.server`` (in a thread, for the check only), not opened as ``file://``. Over HTTP
-a missing figure is a request answered 404, and the page can only reach what is in the report's
-directory, as when the directory is published or copied on its own; over ``file://`` a figure
-that lies outside the report's directory would still load. The server answers Chromium's
-automatic ``/favicon.ico`` request itself (the reports declare no icon; see ``_Handler``). The
-record links point outside on purpose (``../../../runs/...``), so they are checked on disk
-instead of fetched.
+How the page is opened: the repository root (the directory above the report's ``results/``;
+the report's own directory when it lies under no ``results/``) is served over
+``http://127.0.0.1:<free port>`` by Python's ``http.server`` (in a thread, for the check only),
+and the report is opened at its path there, not as ``file://``. So a missing figure is a request
+answered 404, and the report's relative links to its run records (``../../../runs/...``) resolve
+as they would on a static web server of the repository: each one is checked on disk and then
+fetched (HEAD) from that server. An image is also reported when its ``src`` leaves the report's
+directory, which would break when the directory is published or copied on its own. The server
+answers Chromium's automatic ``/favicon.ico`` request itself (older reports declare no icon; see
+``_Handler``).
 
 Chromium: ``$FORESTREPRO_CHROMIUM``, else ``chromium`` (Debian: ``apt-get install chromium``),
 ``chromium-browser`` or ``google-chrome`` on PATH, driven by Playwright (the ``test`` extra;
@@ -46,7 +49,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -190,6 +193,17 @@ _SUMMARY_BOX_JS = """() => {
 }"""
 
 
+def served_root(index_html: Path) -> Path:
+    """The directory to serve for ``index_html``: the parent of its nearest ``results``
+    ancestor (the repository root for ``results/report/<tag>/index.html``), else its own
+    directory."""
+    index_html = Path(index_html).resolve()
+    for parent in index_html.parents:
+        if parent.name == "results":
+            return parent.parent
+    return index_html.parent
+
+
 def _is_relative_file_link(href: str) -> bool:
     parts = urlsplit(href)
     return not parts.scheme and not parts.netloc and bool(parts.path)
@@ -204,27 +218,28 @@ def check_report(index_html: Path, context=None, screenshot: Path | None = None)
         with browser_context() as ctx:
             return check_report(index_html, ctx, screenshot)
     result = ReportCheck(index_html)
-    with serve(index_html.parent) as base:
+    root = served_root(index_html)
+    with serve(root) as base:
         page = context.new_page()
         try:
-            _open_and_check(page, base, index_html, result, screenshot)
+            _open_and_check(page, base + quote(index_html.relative_to(root).as_posix()), result, screenshot)
         finally:
             # before the server stops: Chromium asks for /favicon.ico after the page has loaded
             page.close()
     return result
 
 
-def _open_and_check(page, base: str, index_html: Path, result: ReportCheck, screenshot: Path | None) -> None:
+def _open_and_check(page, url: str, result: ReportCheck, screenshot: Path | None) -> None:
     page.on("console", lambda m: m.type == "error" and result.console.append(f"{m.text} ({m.location.get('url', '')})"))
     page.on("pageerror", lambda e: result.console.append(f"uncaught: {e}"))
     page.on("requestfailed", lambda r: result.requests.append(f"{r.url}: {r.failure}"))
     page.on("response", lambda r: r.status >= 400 and result.requests.append(f"{r.url}: HTTP {r.status}"))
-    page.goto(base + index_html.name, wait_until="load")
+    page.goto(url, wait_until="load")
     found = page.evaluate(_PAGE_JS)
     _check_summary(found["summary"], result)
     _check_anchors(found["anchors"], found["ids"], result)
-    _check_images(found["images"], result)
-    _check_records(found["links"], index_html.parent, result)
+    _check_images(found["images"], url, result)
+    _check_records(found["links"], result.report.parent, url, page.request, result)
     if screenshot is not None and found["summary"] is not None:
         box = page.evaluate(_SUMMARY_BOX_JS)
         pad = 8
@@ -261,19 +276,28 @@ def _check_anchors(anchors: list[str], ids: list[str], result: ReportCheck) -> N
         result.anchors.append(f"id {dup!r} is used more than once")
 
 
-def _check_images(images: list[dict], result: ReportCheck) -> None:
+def _check_images(images: list[dict], url: str, result: ReportCheck) -> None:
     result.counts["images"] = len(images)
+    directory = urljoin(url, ".")
     for img in images:
         if not (img["complete"] and img["width"] > 0):
             result.images.append(f"{img['src']}: not loaded")
+        elif not urljoin(url, img["src"] or "").startswith(directory):
+            result.images.append(f"{img['src']}: outside the report's directory")
 
 
-def _check_records(links: list[str], directory: Path, result: ReportCheck) -> None:
+def _check_records(links: list[str], directory: Path, url: str, http, result: ReportCheck) -> None:
+    """``http``: the page's request context, to ask the server for each link found on disk."""
     relative = sorted({h for h in links if _is_relative_file_link(h)})
     result.counts["record links"] = len(relative)
     for href in relative:
         if not (directory / unquote(urlsplit(href).path)).exists():
             result.records.append(f"{href}: no such file")
+            continue
+        response = http.head(urljoin(url, href))
+        if response.status >= 400:
+            result.records.append(f"{href}: exists, but the server answers HTTP {response.status}")
+        response.dispose()
 
 
 def main(argv: list[str] | None = None) -> int:

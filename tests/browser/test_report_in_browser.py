@@ -113,3 +113,29 @@ def test_screenshot_of_the_summary(browser, tmp_path):
     png = tmp_path / "summary.png"
     report_check.check_report(RCRF / "index.html", browser, screenshot=png)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_repository_root_is_served(tmp_path):
+    repo = tmp_path / "repo"
+    assert report_check.served_root(repo / "results" / "report" / "x" / "index.html") == repo
+    assert report_check.served_root(tmp_path / "index.html") == tmp_path
+
+
+def test_links_and_images_leaving_their_place_are_reported(browser, tmp_path):
+    """An image that loads from outside the report's directory, and a link to a file that exists
+    on disk but outside the served repository (so the server cannot answer it)."""
+    repo = tmp_path / "repo"
+    report = repo / "results" / "report" / "x"
+    report.mkdir(parents=True)
+    shutil.copy(RCRF / "figures" / "rcrf_table3_cd.png", repo / "pic.png")
+    (tmp_path / "outside.csv").write_text("a\n", encoding="utf-8")
+    (report / "index.html").write_text(
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><link rel='icon' href='data:,'><title>t</title>"
+        "</head><body><h1>t</h1><h2 id='summary'>Summary</h2>"
+        "<img src='../../../pic.png' alt=''><a href='../../../../outside.csv'>record</a></body></html>",
+        encoding="utf-8",
+    )
+    result = report_check.check_report(report / "index.html", browser)
+    assert result.images == ["../../../pic.png: outside the report's directory"]
+    assert result.records == ["../../../../outside.csv: exists, but the server answers HTTP 404"]
+    assert result.summary == result.anchors == result.console == result.requests == []
