@@ -1,11 +1,18 @@
-"""The workflow through Slurm (profiles/slurm) gives the tables of a local run, and each job's
-threads, mem_mb and runtime reach sbatch and Slurm.
+"""The workflow on a Slurm cluster gives the tables of a local run, and each job's threads,
+mem_mb and runtime reach sbatch (issue 26, "Slurm, proven").
 
-Skipped unless Slurm's `sinfo` is on PATH and the `slurm` extra is installed. On one machine, as
-root: `tests/cluster/start_slurm.sh`, then `pytest tests/cluster -v` (about 1 min local + 3-5 min
-through Slurm on 2 cores). SLURM_TEST_PARTITION names the partition (default: `debug`, the one
-start_slurm.sh makes). The Slurm cluster has no accounting database: job states come from squeue,
-and a job's allocation from `scontrol show job` (start_slurm.sh keeps finished jobs an hour).
+Skipped unless `sinfo` is on PATH (and the slurm extra is installed). Here, a one-node cluster
+on this machine: `tests/cluster/start_slurm.sh` (as root), then
+
+    .venv/bin/python -m pytest -v tests/cluster
+
+runs a tiny subset of the quick profile twice, locally (--cores 2) and with
+`--workflow-profile profiles/slurm`, and compares the tables byte for byte (here, under load:
+about 1 min locally, 4 min through Slurm: 16 training jobs of ~12 s each, one at a time on the
+2-CPU node, plus the executor's status checks). On a real cluster:
+SLURM_TEST_PARTITION (default: the cluster's default partition), SLURM_TEST_ACCOUNT (default:
+none, --slurm-no-account) and SLURM_TEST_DIR (a directory every node sees; default: pytest's
+temporary directory, which only a one-node cluster shares).
 """
 
 import importlib.util
@@ -14,18 +21,17 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-MIRROR = (REPO.parent / "shared" / "datasets").resolve()
-if "FORESTREPRO_MIRROR" in os.environ:
-    MIRROR = Path(os.environ["FORESTREPRO_MIRROR"])
+MIRROR = Path(os.environ.get("FORESTREPRO_MIRROR", REPO.parent / "shared" / "datasets")).resolve()
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-PARTITION = os.environ.get("SLURM_TEST_PARTITION", "debug")
-# tests/pipeline/test_workflow.py's tiny configuration; KNN jobs take one thread, so the jobs do
-# not all ask for the same CPUs (and mem_mb and runtime differ by method: conf/method/*.yaml)
+TAG = "tiny"
+# tests/pipeline/test_workflow.py's tiny configuration; KNN jobs ask for 1 thread, the others for
+# the 2 they are capped at, so a mix-up of two jobs' requests shows
 TINY = [
     "papers=[brf]",
     "paper.brf.experiments.main.datasets=[wine,sonar]",
@@ -36,109 +42,182 @@ TINY = [
     "method.knn.grid.n_neighbors=[1,3]",
     "+method.knn.resources.threads=1",
 ]
-TABLES = ["brf_table2", "brf_table2_textbook_rf", "brf_fig3_variants"]
-TARGETS = [f"results/tables/tiny/{t}.{ext}" for t in TABLES for ext in ("csv", "md")]
-TIMEOUT = 3600  # a job asking for more than the partition has pends forever: fail, do not hang
+THREADS = 2  # capped further at the partition's smallest node (--max-threads)
+TIMEOUT = 3600  # a job asking for more than any node has pends forever: fail, do not hang
+# the three tables of BRF's main experiment: 2 fetch jobs (local), 16 training jobs (Slurm),
+# 3 table jobs (local)
+TABLES = [f"results/tables/{TAG}/brf_{t}.{ext}" for t in ("table2", "table2_textbook_rf", "fig3_variants")
+          for ext in ("csv", "md")]
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("sinfo") is None, reason="Slurm's sinfo is not on PATH"),
+    pytest.mark.skipif(shutil.which("sinfo") is None, reason="no Slurm here (sinfo not on PATH)"),
     pytest.mark.skipif(importlib.util.find_spec("snakemake_executor_plugin_slurm") is None,
                        reason='the slurm extra is not installed: pip install -e ".[slurm]" -c constraints.txt'),
     pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}"),
 ]
 
 
-def snakemake(workdir: Path, *args: str) -> str:
-    overrides = "overrides=[" + ",".join(f'"{o}"' for o in TINY) + "]"
-    cmd = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-           "--config", "tag=tiny", overrides, *args, *TARGETS]
+def _out(*cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def _partition():
+    """SLURM_TEST_PARTITION, else the cluster's default partition (sinfo marks it with *)."""
+    if os.environ.get("SLURM_TEST_PARTITION"):
+        return os.environ["SLURM_TEST_PARTITION"]
+    names = _out("sinfo", "-h", "-o", "%P").split()
+    assert names, "sinfo lists no partition: is slurmctld up? (tests/cluster/start_slurm.sh)"
+    return next((n[:-1] for n in names if n.endswith("*")), names[0])
+
+
+def _max_threads(partition):
+    cpus = _out("sinfo", "-h", "-p", partition, "-o", "%c").split()
+    assert cpus, f"sinfo knows no partition {partition!r}; set SLURM_TEST_PARTITION"
+    return min(THREADS, *(int(c.rstrip("+")) for c in cpus))
+
+
+def _status_command():
+    """sacct where accounting works, else squeue (a cluster without slurmdbd, as here)."""
+    proc = subprocess.run(["sacct", "-n", "-X", "-o", "JobID", "-S", "now"], check=False, capture_output=True, text=True)
+    return "sacct" if proc.returncode == 0 and "disabled" not in proc.stdout + proc.stderr else "squeue"
+
+
+def _snakemake(workdir, *args):
+    cmd = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir), *args,
+           "--config", f"tag={TAG}", "overrides=[" + ",".join(f'"{o}"' for o in TINY) + "]", "--", *TABLES]
     env = {**os.environ, "FORESTREPRO_MIRROR": str(MIRROR)}
-    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False)
-    out = proc.stdout + proc.stderr
-    (workdir / "snakemake.out").write_text(out)
-    assert proc.returncode == 0, f"snakemake failed ({proc.returncode}):\n{out[-5000:]}"
-    return out
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired as err:
+        log = "".join(b.decode() if isinstance(b, bytes) else b or "" for b in (err.stdout, err.stderr))
+        run_id = re.search(r"SLURM run ID: (\S+)", log)
+        if run_id:  # the run's jobs are named by its run ID
+            subprocess.run(["scancel", "--name", run_id.group(1)], check=False)
+        pytest.fail(f"snakemake still running after {TIMEOUT} s (a job pending for CPUs or memory no node has?):\n"
+                    f"{log[-6000:]}")
+    seconds = time.monotonic() - start
+    log = proc.stdout + proc.stderr
+    (Path(workdir) / "snakemake.log").write_text(" ".join(cmd) + "\n\n" + log)
+    assert proc.returncode == 0, f"snakemake failed ({proc.returncode}):\n{log[-6000:]}"
+    return log, seconds
 
 
-def partition_cpus() -> int:
-    out = subprocess.run(["sinfo", "-h", "-p", PARTITION, "-o", "%c"], capture_output=True, text=True, check=True).stdout
-    assert out.strip(), f"no partition {PARTITION!r} (sinfo); set SLURM_TEST_PARTITION"
-    return min(int(c.rstrip("+")) for c in out.split())
+def _slurm_args(partition, max_threads):
+    args = ["--workflow-profile", str(REPO / "profiles" / "slurm"), "--max-threads", str(max_threads),
+            "--default-resources", f"slurm_partition={partition}"]
+    if os.environ.get("SLURM_TEST_ACCOUNT"):
+        args.append(f"slurm_account={os.environ['SLURM_TEST_ACCOUNT']}")
+    else:
+        args.append("--slurm-no-account")
+    return [*args, "--slurm-status-command", _status_command(), "--slurm-init-seconds-before-status-checks", "5",
+            "--verbose"]  # --verbose: the executor logs each sbatch call
 
 
-def declared(out: str) -> dict[str, tuple[int, int, int]]:
-    """(threads, mem_mb, runtime) of each train job as Snakemake printed it."""
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    partition = _partition()
+    if os.environ.get("SLURM_TEST_DIR"):
+        base = Path(os.environ["SLURM_TEST_DIR"])
+    elif sum(int(n) for n in _out("sinfo", "-h", "-p", partition, "-o", "%D").split()) > 1:
+        pytest.skip(f"partition {partition!r} has several nodes: set SLURM_TEST_DIR to a directory they all see")
+    else:
+        base = tmp_path_factory.mktemp("slurm")
+    local, slurm = base / "local", base / "slurm"
+    for d in (local, slurm):
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+    max_threads = _max_threads(partition)
+    _, local_s = _snakemake(local, "--cores", "2")
+    slurm_log, slurm_s = _snakemake(slurm, *_slurm_args(partition, max_threads))
+    print(f"\nwall time: local {local_s:.0f} s, Slurm {slurm_s:.0f} s ({base})")
+    return {"local": local, "slurm": slurm, "slurm_log": slurm_log, "partition": partition,
+            "max_threads": max_threads}
+
+
+def _planned_jobs(log):
+    """Snakemake's job blocks: jobid -> (rule, wildcards, threads, mem_mb, runtime)."""
     jobs = {}
-    for block in out.split("\nrule train:\n")[1:]:
-        block = block.split("\n\n")[0]
-        job = re.search(r"wildcards: job=(\S+)", block).group(1)
-        threads = re.search(r"threads: (\d+)", block)  # Snakemake prints no "threads: 1"
-        threads = int(threads.group(1)) if threads else 1
-        resources = re.search(r"resources: (.*)", block).group(1)
-        mem = int(re.search(r"\bmem_mb=(\d+)", resources).group(1))
-        runtime = int(re.search(r"\bruntime=(\d+)", resources).group(1))
-        jobs[job] = (threads, mem, runtime)
-    return jobs
-
-
-def submitted(out: str) -> dict[str, tuple[int, int, int, str]]:
-    """(cpus-per-task, --mem, -t, partition) of each sbatch call the plugin logged (--verbose)."""
-    calls = {}
-    for line in out.splitlines():
-        if not line.startswith("sbatch call:"):
+    for block in re.split(r"\n(?=(?:local)?rule \w+:\n)", log):
+        head = re.match(r"(local)?rule (\w+):\n", block)
+        jobid = re.search(r"^\s+jobid: (\d+)$", block, re.MULTILINE)
+        if not head or not jobid:
             continue
-        job = re.search(r"--comment rule_train_wildcards_(\S+)", line)
-        assert job, f"an sbatch call for something other than a train job:\n{line}"
-        calls[job.group(1)] = (int(re.search(r"--cpus-per-task[= ](\d+)", line).group(1)),
-                               int(re.search(r"--mem (\d+)", line).group(1)),
-                               int(re.search(r" -t (\d+)", line).group(1)),
-                               re.search(r" -p (\S+)", line).group(1))
-    return calls
-
-
-def allocated(out: str) -> dict[str, tuple[int, int, int]]:
-    """(NumCPUs, MinMemoryNode in MB, TimeLimit in minutes) Slurm holds for each job."""
-    jobs = {}
-    for slurm_id, log in re.findall(r"submitted with SLURM jobid (\d+) \(log: (\S+)\)", out):
-        job = Path(log).parent.name
-        show = subprocess.run(["scontrol", "show", "job", slurm_id], capture_output=True, text=True, check=True).stdout
-        cpus = int(re.search(r"NumCPUs=(\d+)", show).group(1))
-        mem = re.search(r"MinMemoryNode=(\d+)([MG])", show)
-        limit = re.search(r"TimeLimit=(?:(\d+)-)?(\d+):(\d+):(\d+)", show)
-        days, hours, minutes = (int(limit.group(i) or 0) for i in (1, 2, 3))
-        jobs[job] = (cpus, int(mem.group(1)) * (1024 if mem.group(2) == "G" else 1), (days * 24 + hours) * 60 + minutes)
+        resources = re.search(r"^\s+resources: (.*)$", block, re.MULTILINE).group(1)
+        wildcards = re.search(r"^\s+wildcards: (.*)$", block, re.MULTILINE)
+        threads = re.search(r"^\s+threads: (\d+)$", block, re.MULTILINE)  # not printed when 1
+        jobs[int(jobid.group(1))] = {
+            "local": bool(head.group(1)), "rule": head.group(2), "wildcards": wildcards and wildcards.group(1),
+            "threads": int(threads.group(1)) if threads else 1,
+            "mem_mb": int(re.search(r"\bmem_mb=(\d+)", resources).group(1)),
+            "runtime": int(re.search(r"\bruntime=(\d+)", resources).group(1)),
+        }
     return jobs
 
 
-def test_slurm_run_gives_the_local_tables_and_each_job_its_resources(tmp_path):
-    cpus = partition_cpus()
-    local = tmp_path / "local"
-    snakemake(local, "--cores", str(min(cpus, 4)))
-    slurm = tmp_path / "slurm"
-    # the partition on the command line (and what this test cluster lacks: an account, sacct)
-    out = snakemake(slurm, "--workflow-profile", str(REPO / "profiles" / "slurm"),
-                    "--max-threads", str(min(cpus, 4)),
-                    "--default-resources", f"slurm_partition={PARTITION}",
-                    "--slurm-no-account", "--slurm-status-command", "squeue",
-                    "--slurm-init-seconds-before-status-checks", "5", "--verbose")
+def _submitted(log):
+    """The executor's submissions: Snakemake jobid -> (Slurm job id, the sbatch call's options)."""
+    # submissions run in a thread pool, so a job's call and its "submitted" line are paired by
+    # the job's Slurm log directory (.snakemake/slurm_logs/rule_<rule>/<wildcards>/), not by order
+    calls = {}
+    for call in re.findall(r"^sbatch call: (sbatch .*)$", log, re.MULTILINE):
+        options = call.split(" --wrap=")[0]
+        calls[re.search(r"--output (\S+)/%j\.log", options).group(1)] = options
+    submitted = {}
+    for job, slurm_id, logdir in re.findall(r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (\S+)/\d+\.log\)", log):
+        submitted[int(job)] = (slurm_id, calls.pop(logdir))
+    assert not calls, f"sbatch calls with no submitted job: {sorted(calls)}"
+    return submitted
 
-    for target in TARGETS:
-        assert (local / target).read_bytes() == (slurm / target).read_bytes(), target
 
-    jobs = declared(out)
-    assert len(jobs) == 16, sorted(jobs)  # 8 methods x 2 data sets, each its own Slurm job
-    calls = submitted(out)
-    assert sorted(calls) == sorted(j.replace("/", "_") for j in jobs)
-    for job, (threads, mem, runtime) in jobs.items():
-        assert calls[job.replace("/", "_")] == (threads, mem, runtime, PARTITION), job
-    # the values differ between jobs, so a plugin falling back to its defaults would be seen
-    assert len({v[0] for v in jobs.values()}) > 1 or cpus == 1
-    assert len({v[2] for v in jobs.values()}) > 1 and len({v[1] for v in jobs.values()}) > 1
-    # and Slurm holds what sbatch was asked for
-    held = allocated(out)
-    assert sorted(held) == sorted(calls)
-    for job, (cpus_held, mem_held, limit) in held.items():
-        assert (cpus_held, mem_held, limit) == calls[job][:3], job
-    # the cheap rules (localrules) ran in the Snakemake process, not through the queue
-    assert "rule table:" in out and not any("rule_table" in line for line in out.splitlines() if line.startswith("sbatch"))
+def _minutes(limit):
+    """Slurm's [D-]HH:MM:SS time limit in minutes."""
+    days, _, hms = limit.rpartition("-")
+    h, m, s = (int(x) for x in hms.split(":"))
+    return int(days or 0) * 1440 + h * 60 + m + (s > 0)
+
+
+def _megabytes(mem):
+    return int(float(mem[:-1]) * {"K": 1 / 1024, "M": 1, "G": 1024, "T": 1024**2}[mem[-1]])
+
+
+def test_tables_on_slurm_are_byte_identical_to_a_local_run(runs):
+    for name in TABLES:
+        local = (runs["local"] / name).read_bytes()
+        slurm = (runs["slurm"] / name).read_bytes()
+        assert local == slurm, f"{name} differs between the local and the Slurm run"
+    tables = sorted(p.name for p in (runs["slurm"] / "results" / "tables" / TAG).glob("*.*"))
+    assert tables == sorted(p.name for p in (runs["local"] / "results" / "tables" / TAG).glob("*.*"))
+    for path in (runs["slurm"] / "results" / "tables" / TAG).glob("*.*"):
+        assert path.read_bytes() == (runs["local"] / "results" / "tables" / TAG / path.name).read_bytes(), path.name
+
+
+def test_every_training_job_ran_on_slurm_with_its_threads_memory_and_runtime(runs):
+    planned = _planned_jobs(runs["slurm_log"])
+    submitted = _submitted(runs["slurm_log"])
+    train = {j for j, job in planned.items() if job["rule"] == "train"}
+    assert len(train) == 16
+    assert set(submitted) == train, "the training jobs, and only they, go to Slurm (fetch and table are localrules)"
+    assert all(not planned[j]["local"] for j in train)
+    # KNN 1, the others capped at max-threads; memory and runtime differ by method
+    assert {planned[j]["threads"] for j in train} == {1, runs["max_threads"]}
+    assert len({planned[j]["mem_mb"] for j in train}) > 1 and len({planned[j]["runtime"] for j in train}) > 1
+    for jobid in sorted(train):
+        job, (slurm_id, call) = planned[jobid], submitted[jobid]
+        what = f"job {jobid} ({job['wildcards']}), Slurm job {slurm_id}: {call}"
+        # what the executor passed to sbatch
+        assert f" --cpus-per-task={job['threads']}" in call, what
+        assert f" --mem {job['mem_mb']}" in call, what
+        assert f" -t {job['runtime']}" in call, what
+        assert f" -p {runs['partition']} " in call, what
+        # what slurmctld made of it (it forgets a job MinJobAge seconds after it ends: 300 by
+        # default, 3600 in start_slurm.sh's slurm.conf)
+        proc = subprocess.run(["scontrol", "-o", "show", "job", slurm_id], check=False, capture_output=True, text=True)
+        if proc.returncode != 0:
+            continue
+        fields = dict(f.split("=", 1) for f in proc.stdout.split() if "=" in f)
+        assert fields["JobState"] == "COMPLETED", what
+        assert int(fields["NumCPUs"]) == job["threads"], what
+        assert _megabytes(fields["MinMemoryNode"]) == job["mem_mb"], what
+        assert _minutes(fields["TimeLimit"]) == job["runtime"], what
