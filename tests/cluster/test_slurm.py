@@ -6,7 +6,7 @@ on this machine: `tests/cluster/start_slurm.sh` (as root), then
 
     .venv/bin/python -m pytest -v tests/cluster
 
-runs a tiny subset of the quick profile twice, locally (--cores 2) and with
+runs a tiny subset of the quick profile twice (one test), locally (--cores 2) and with
 `--workflow-profile profiles/slurm`, and compares the tables byte for byte (here, under load:
 about 1 min locally, 4 min through Slurm: 16 training jobs of ~12 s each, one at a time on the
 2-CPU node, plus the executor's status checks). On a real cluster:
@@ -115,8 +115,9 @@ def _slurm_args(partition, max_threads):
             "--verbose"]  # --verbose: the executor logs each sbatch call
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+def _runs(tmp_path_factory):
+    """The two runs (one test calls this: pytest -n 2 would give each test of a module fixture
+    its own worker, and so its own pair of runs)."""
     partition = _partition()
     if os.environ.get("SLURM_TEST_DIR"):
         base = Path(os.environ["SLURM_TEST_DIR"])
@@ -182,7 +183,7 @@ def _megabytes(mem):
     return int(float(mem[:-1]) * {"K": 1 / 1024, "M": 1, "G": 1024, "T": 1024**2}[mem[-1]])
 
 
-def test_tables_on_slurm_are_byte_identical_to_a_local_run(runs):
+def _check_tables(runs):
     for name in TABLES:
         local = (runs["local"] / name).read_bytes()
         slurm = (runs["slurm"] / name).read_bytes()
@@ -193,7 +194,7 @@ def test_tables_on_slurm_are_byte_identical_to_a_local_run(runs):
         assert path.read_bytes() == (runs["local"] / "results" / "tables" / TAG / path.name).read_bytes(), path.name
 
 
-def test_every_training_job_ran_on_slurm_with_its_threads_memory_and_runtime(runs):
+def _check_resources(runs):
     planned = _planned_jobs(runs["slurm_log"])
     submitted = _submitted(runs["slurm_log"])
     train = {j for j, job in planned.items() if job["rule"] == "train"}
@@ -221,3 +222,9 @@ def test_every_training_job_ran_on_slurm_with_its_threads_memory_and_runtime(run
         assert int(fields["NumCPUs"]) == job["threads"], what
         assert _megabytes(fields["MinMemoryNode"]) == job["mem_mb"], what
         assert _minutes(fields["TimeLimit"]) == job["runtime"], what
+
+
+def test_slurm_run_gives_the_local_tables_and_each_training_job_its_threads_memory_and_runtime(tmp_path_factory):
+    runs = _runs(tmp_path_factory)
+    _check_tables(runs)
+    _check_resources(runs)
