@@ -18,7 +18,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from ..methods.base import Method, with_jobs
 from .diversity import kappa_error_centroid, pairwise_kappa_error
-from .protocol import require_two_classes
+from .protocol import check_splittable, require_two_classes
 from .seeds import model_seed, split_seed
 
 
@@ -40,6 +40,7 @@ def kappa_error_cv(
     for repeat in range(protocol["repeats"]):
         s_seed = split_seed(root_seed, paper, dataset, repeat)
         folds = StratifiedKFold(protocol["outer_folds"], shuffle=True, random_state=s_seed)
+        check_splittable(folds, y, dataset)
         for fold, (train, test) in enumerate(folds.split(X, y)):
             seed = model_seed(root_seed, paper, method.name, dataset, repeat, fold)
             started = time.perf_counter()

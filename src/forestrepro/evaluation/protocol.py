@@ -59,6 +59,19 @@ def _check_folds(y: np.ndarray, n_splits: int, dataset: str) -> None:
         raise ProtocolError(f"data set '{dataset}' has {len(y)} rows, fewer than {n_splits} folds")
 
 
+def check_splittable(splitter, y: np.ndarray, dataset: str, where: str = "") -> None:
+    """Fail, naming the data set, where scikit-learn cannot cut ``y`` into ``splitter``'s folds
+    (stratified k-fold needs some class with at least k rows), instead of its bare traceback."""
+    try:
+        next(iter(splitter.split(np.zeros((len(y), 1)), y)))
+    except ValueError as err:
+        counts = np.unique(y, return_counts=True)[1]
+        raise ProtocolError(
+            f"data set '{dataset}'{where}: cannot cut {len(y)} rows ({len(counts)} classes, the largest "
+            f"with {counts.max()} rows) into {splitter.get_n_splits()} folds: {err}"
+        ) from err
+
+
 def _model(method: Method, seed: int, scale: str) -> Pipeline:
     steps = [("scale", MinMaxScaler())] if scale == "train_fold" else []
     return Pipeline([*steps, ("model", method.estimator(seed))])
@@ -96,6 +109,7 @@ def nested_cross_validation(
     for repeat in range(protocol["repeats"]):
         s_seed = split_seed(root_seed, paper, dataset, repeat)
         outer = _splitter(protocol["outer_folds"], stratified, s_seed)
+        check_splittable(outer, y, dataset)
         for fold, (train, test) in enumerate(outer.split(X, y)):
             if len(np.unique(y[train])) < 2:
                 raise ProtocolError(
@@ -114,6 +128,7 @@ def nested_cross_validation(
             inner_score = np.nan
             if n_candidates > 1:
                 inner = _splitter(protocol["inner_folds"], stratified, derive_seed(m_seed, "inner"))
+                check_splittable(inner, y[train], dataset, f", repeat {repeat}, outer fold {fold} (inner folds)")
                 choice = search_grid(
                     model, grid, X[train], y[train], inner, n_jobs=n_jobs,
                     kept=checkpoint.get_search(repeat, fold),
