@@ -40,7 +40,7 @@ def oob_repeats(
         started = time.perf_counter()
         forest.fit(X, y)
         seconds = time.perf_counter() - started
-        scores = oob_metrics(forest.oob_decision_function_, y, forest.classes_)
+        scores = oob_metrics(forest.oob_decision_function_, y, forest.classes_, protocol["metrics"])
         rows.append(
             {
                 "paper": paper,
