@@ -36,6 +36,7 @@ def reports(tmp_path, monkeypatch):
     writer = ("import os, pathlib, sys; out = pathlib.Path(sys.argv[1]); out.mkdir(parents=True, exist_ok=True); "
               "src = os.environ.get('PYTHONPATH', 'src').split(os.pathsep)[0]; "
               "(out / 'index.md').write_text(pathlib.Path(src, 'version.txt').read_text())")
+    monkeypatch.delenv("PYTHONPATH", raising=False)  # the fake reads the library PYTHONPATH names, else src/
     monkeypatch.setattr(module, "REPO", repo)
     monkeypatch.setattr(module, "snakemake_command",
                         lambda name, entry, cores: [sys.executable, "-c", writer, f"results/report/paper/{name}"])
