@@ -3,7 +3,13 @@
 import pandas as pd
 import pytest
 
-from forestrepro.report.claims import FAILS, HOLDS, UNKNOWN, evaluate_claim, evaluate_curve_claim
+from forestrepro.report.claims import (
+    FAILS,
+    HOLDS,
+    UNKNOWN,
+    evaluate_claim,
+    evaluate_curve_claim,
+)
 
 CELLS = pd.DataFrame(
     [
