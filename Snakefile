@@ -39,4 +39,5 @@ rule all:
         [f"{RESULTS}/tables/{TAG}/{p}_{t}.{ext}" for p, t in TABLES for ext in ("csv", "md", "tex")],
         [f"{FIGURES}/{TAG}/{p}_{t}_cd.{ext}" for p, t in RANKED_TABLES for ext in ("png", "pdf")],
         [f"{FIGURES}/{TAG}/{p}_{f}.{ext}" for p, f in PAPER_FIGURES for ext in ("png", "pdf")],
+        [] if PARTIAL else stale_markers(REPORTED_JOBS),
     default_target: True

@@ -100,6 +100,12 @@ def test_editing_library_code_reruns_only_the_jobs_that_imported_it(tmp_path, li
         for method in ("brf", "rf_gr"):  # the dry run says why
             assert f"record of brf/main/{method}/wine is stale: library code it ran changed: trees/banzhaf.py" in out
         assert "job=brf/main/knn/wine" not in out
+        # the same on a fresh clone: records only, no data fetched, no Snakemake metadata (whose
+        # record of each job's inputs was what reran them above)
+        clone = tmp_path / "clone"
+        only_records(tmp_path, clone)
+        out = snakemake(clone, "records", "--cores", "2", "--dry-run", repo=library_copy, config=ONLY)
+        assert planned(out).count("train") == 2 and "job=brf/main/knn/wine" not in out, out
     finally:
         banzhaf.write_text(original)
     assert planned(snakemake(tmp_path, "records", "--cores", "2", "--dry-run", repo=library_copy, config=ONLY)) == []

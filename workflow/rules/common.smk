@@ -195,8 +195,21 @@ def train_inputs(wildcards):
     if job.scan:  # ancient(): a scan step run on its own after the job finished does not rerun it
         inputs["scan"] = ancient(f"{RESULTS}/runs/{TAG}/scans/{job.scan}.json")
     if status.state == "stale":
-        inputs["stale"] = f"{RESULTS}/logs/{TAG}/stale/{job.path}.txt"
+        inputs["stale"] = stale_marker_of(job)
     return inputs
+
+
+def stale_marker_of(job):
+    """The note (rule stale_record) that says why ``job``'s record reruns."""
+    return f"{RESULTS}/logs/{TAG}/stale/{job.path}.txt"
+
+
+def stale_markers(jobs):
+    """The notes of the stale records among ``jobs``, which a target asks for itself. Snakemake
+    reruns no job whose outputs exist because an input is missing but could be made (the note,
+    or a data file a fresh clone has not fetched): asked for by the target, the note is made,
+    newer than the record, and the job reruns ("input files updated by another job")."""
+    return [stale_marker_of(job) for job in jobs if RECORDS[job.path].state == "stale"]
 
 
 def runs_of_table(paper, table):

@@ -19,6 +19,7 @@
 rule records:
     input:
         [record_of(job) for job in ONLY_JOBS],
+        stale_markers(ONLY_JOBS),
 
 
 rule train:
