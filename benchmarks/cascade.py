@@ -49,7 +49,7 @@ import pandas as pd
 from scan_setup import load_sample
 from sklearn.model_selection import train_test_split
 
-from forestrepro.ensembles.cascade import CascadeForestClassifier
+from forestrepro.cascade.forest import CascadeForestClassifier
 
 ANCHOR = Path(__file__).resolve().parent / "deep_forest_anchor"
 ANCHOR_PYTHON = ANCHOR / ".venv" / "bin" / "python"

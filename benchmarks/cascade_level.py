@@ -38,10 +38,10 @@ import numpy as np
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.model_selection import train_test_split
 
-from forestrepro.ensembles.cascade_members import (cross_fit, fold_ids, member_templates,
+from forestrepro.cascade.members import (cross_fit, fold_ids, member_templates,
                                                    rows_in_columns)
-from forestrepro.ensembles.scanning import MultiGrainedScanner
-from forestrepro.ensembles.weighting import tree_accuracies
+from forestrepro.cascade.scanning import MultiGrainedScanner
+from forestrepro.cascade.weighting import tree_accuracies
 from scan_setup import load_rows, shape
 
 

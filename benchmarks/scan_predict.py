@@ -17,9 +17,9 @@ upper bounds. The ratio is steadier than the times.
 
 import numpy as np
 
-from forestrepro.ensembles.cascade_members import class_vectors, member_templates, seeded
-from forestrepro.ensembles.scanning import default_window_sizes, sample_windows, window_layout
-from forestrepro.ensembles.window_forest import WindowForest
+from forestrepro.cascade.members import class_vectors, member_templates, seeded
+from forestrepro.cascade.scanning import default_window_sizes, sample_windows, window_layout
+from forestrepro.cascade.window_forest import WindowForest
 from scan_setup import load_rows, scan_parser, timed
 
 

@@ -15,9 +15,9 @@ Run: ``python docs/examples/cascade.py``; prints one line per model: test accura
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.cascade_deep_forest import DeepForestClassifier
-from forestrepro.ensembles.scanning import MultiGrainedScanner
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.cascade.deep_forest import DeepForestClassifier
+from forestrepro.cascade.scanning import MultiGrainedScanner
 
 X, y = load_digits(return_X_y=True)
 X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y,

@@ -6,8 +6,8 @@ import pytest
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.cascade_members import fold_ids, rows_in_columns
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.cascade.members import fold_ids, rows_in_columns
 
 from cascade_helpers import blobs, recording
 

@@ -1,4 +1,4 @@
-"""A stopped cascade resumes from the forests it finished (``ensembles.cascade_cache``)."""
+"""A stopped cascade resumes from the forests it finished (``cascade.cache``)."""
 
 import itertools
 from types import SimpleNamespace
@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 
-from forestrepro.ensembles import cascade as cascade_module
-from forestrepro.ensembles import kept_parts
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.cascade_cache import cached_cascade_proba
-from forestrepro.ensembles.kept_parts import content_key
+from forestrepro.cascade import forest as cascade_module
+from forestrepro.checkpoint import parts as kept_parts
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.cascade.cache import cached_cascade_proba
+from forestrepro.checkpoint import content_key
 
 
 def _data():

@@ -9,9 +9,9 @@ import numpy as np
 from sklearn.datasets import make_classification
 
 from forestrepro import cli
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.kept_parts import KeptParts
-from forestrepro.ensembles.scan_cache import _wait_for
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.checkpoint.parts import KeptParts
+from forestrepro.cascade.scan_cache import _wait_for
 
 
 def test_kept_and_read_pieces_are_logged(tmp_path, caplog):
@@ -56,7 +56,7 @@ def test_a_job_waiting_for_another_jobs_scan_says_so(tmp_path, caplog):
 def test_the_command_line_prints_progress_lines_to_stderr_once(capsys):
     cli._log_to_stderr()
     cli._log_to_stderr()                                 # a second command in one process
-    logging.getLogger("forestrepro.ensembles.kept_parts").info("kept level1_forest0 (3 s)")
+    logging.getLogger("forestrepro.checkpoint.parts").info("kept level1_forest0 (3 s)")
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("[forestrepro ")
     assert err[0].endswith("] kept level1_forest0 (3 s)")

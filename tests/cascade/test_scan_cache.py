@@ -1,4 +1,4 @@
-"""One scan per split, shared by DF and WDF (``ensembles.scan_cache``)."""
+"""One scan per split, shared by DF and WDF (``cascade.scan_cache``)."""
 
 import itertools
 from types import SimpleNamespace
@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
-from forestrepro.ensembles import kept_parts, scanning
-from forestrepro.ensembles.scan_cache import cached_scan, scan_key
-from forestrepro.ensembles.scanning import MultiGrainedScanner
+from forestrepro.cascade import scanning
+from forestrepro.checkpoint import parts as kept_parts
+from forestrepro.cascade.scan_cache import cached_scan, scan_key
+from forestrepro.cascade.scanning import MultiGrainedScanner
 from forestrepro.evaluation.holdout import holdout_evaluation
 from forestrepro.methods import build_method
 

@@ -7,12 +7,12 @@ import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 from sklearn.utils.estimator_checks import check_estimator
 
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.cascade_deep_forest import DeepForestClassifier
-from forestrepro.ensembles import scanning
-from forestrepro.ensembles.scanning import (MultiGrainedScanner, default_window_sizes,
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.cascade.deep_forest import DeepForestClassifier
+from forestrepro.cascade import scanning
+from forestrepro.cascade.scanning import (MultiGrainedScanner, default_window_sizes,
                                             sample_windows, window_layout)
-from forestrepro.ensembles.window_forest import WindowForest
+from forestrepro.cascade.window_forest import WindowForest
 
 from cascade_helpers import RecordingForest, recording
 

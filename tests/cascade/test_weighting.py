@@ -6,7 +6,7 @@ import pytest
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
-from forestrepro.ensembles.weighting import (WeightedForestClassifier, log_odds_weights,
+from forestrepro.cascade.weighting import (WeightedForestClassifier, log_odds_weights,
                                              tree_accuracies, weighted_proba)
 
 from cascade_helpers import blobs

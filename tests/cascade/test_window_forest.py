@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from sklearn.tree import DecisionTreeClassifier
 
-from forestrepro.ensembles.cascade_members import class_vectors, member_templates, seeded
-from forestrepro.ensembles.scanning import sample_windows, window_layout
-from forestrepro.ensembles.window_forest import WindowForest, float32_floor, pack_tree
+from forestrepro.cascade.members import class_vectors, member_templates, seeded
+from forestrepro.cascade.scanning import sample_windows, window_layout
+from forestrepro.cascade.window_forest import WindowForest, float32_floor, pack_tree
 
 
 def test_float32_floor_keeps_every_comparison_with_a_float32_value():

@@ -5,10 +5,10 @@ A data set's options (``paper.wdf.dataset_options.<name>``) say how to feed it: 
 ``text`` with ``max_features`` turns a text column into bag-of-words counts (fitted on the
 training part only) before the cascade. The cascade grows with ``fit_predict_proba``, which
 keeps no fold models in memory (gcForest's own setting). A scanned split is scanned once for
-all methods (``ensembles.scan_cache``): the scanning forests are not weighted, so DF and WDF
+all methods (``cascade.scan_cache``): the scanning forests are not weighted, so DF and WDF
 share the scan and differ only in their cascades. With ``options.cache_dir`` (the workflow
 sets ``results/cache``), scans are stored under ``scans/`` and each cascade keeps its finished
-forests under ``cascades/`` while it grows (``ensembles.cascade_cache``), so a stopped job
+forests under ``cascades/`` while it grows (``cascade.cache``), so a stopped job
 resumes.
 """
 
@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
-from ..ensembles.cascade import CascadeForestClassifier
-from ..ensembles.cascade_cache import cached_cascade_proba
-from ..ensembles.cascade_deep_forest import DeepForestClassifier
-from ..ensembles.scan_cache import Scan, cached_scan
-from ..ensembles.scanning import MultiGrainedScanner
+from ..cascade.forest import CascadeForestClassifier
+from ..cascade.cache import cached_cascade_proba
+from ..cascade.deep_forest import DeepForestClassifier
+from ..cascade.scan_cache import Scan, cached_scan
+from ..cascade.scanning import MultiGrainedScanner
 from .base import Method, MethodConfigError, with_jobs
 
 

@@ -31,7 +31,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.ensembles.cascade_members import (MAX_SEED, check_int, cross_fit, fold_ids,
+from forestrepro.cascade.members import (MAX_SEED, check_int, cross_fit, fold_ids,
                                                    fold_mean, member_templates)
 
 _log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         ``y_test``, ``level_test_accuracies_`` records ``A_es`` (Eq. 12) per level; it plays
         no part in the growth or the choice of level.
 
-        ``parts`` (a ``kept_parts.KeptParts``), if given, keeps each forest's class vectors
+        ``parts`` (a ``checkpoint.KeptParts``), if given, keeps each forest's class vectors
         and tree accuracies as ``level{e}_forest{j}``; a forest found there is not grown
         again, and the random draws are made either way, so a resumed cascade equals a fresh
         one (``cascade_cache``).

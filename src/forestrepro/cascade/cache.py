@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .cascade import CascadeForestClassifier
-from .kept_parts import KeptParts, content_key
+from ..checkpoint import KeptParts, content_key
+from .forest import CascadeForestClassifier
 
 
 def cached_cascade_proba(cache_dir: str | Path | None, cascade: CascadeForestClassifier,

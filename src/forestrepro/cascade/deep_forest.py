@@ -9,8 +9,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.scanning import MultiGrainedScanner
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.cascade.scanning import MultiGrainedScanner
 
 
 class DeepForestClassifier(ClassifierMixin, BaseEstimator):

@@ -11,7 +11,7 @@ from sklearn.base import clone
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.model_selection import StratifiedKFold
 
-from forestrepro.ensembles.weighting import (ACCURACY_SOURCES, WEIGHT_RULES, WEIGHTINGS,
+from forestrepro.cascade.weighting import (ACCURACY_SOURCES, WEIGHT_RULES, WEIGHTINGS,
                                              WeightedForestClassifier)
 
 MAX_SEED = np.iinfo(np.int32).max

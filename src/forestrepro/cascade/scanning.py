@@ -36,9 +36,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.ensembles.cascade_members import (MAX_SEED, check_int, fold_ids,
+from forestrepro.cascade.members import (MAX_SEED, check_int, fold_ids,
                                                    member_templates, seeded)
-from forestrepro.ensembles.window_forest import WindowForest
+from forestrepro.cascade.window_forest import WindowForest
 
 WINDOW_DIVISORS = (16, 8, 4)
 
@@ -178,7 +178,7 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         ``X_test``. Each fold forest is dropped once it has classified its windows, so
         memory holds one forest at a time; ``transform`` then needs ``fit``.
 
-        ``parts`` (a ``kept_parts.KeptParts``), if given, keeps each fold forest's output as
+        ``parts`` (a ``checkpoint.KeptParts``), if given, keeps each fold forest's output as
         ``{"train": ..., "test": ...}``; fold forests whose output is kept are not grown again."""
         return self._scan(X, y, X_test, keep=False, parts=parts)
 
