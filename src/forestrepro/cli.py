@@ -233,7 +233,7 @@ def known_errors() -> tuple[type[Exception], ...]:
     """The failures that are the user's data or configuration, not a bug: no traceback."""
     from .config import ConfigError
     from .data import DatasetError
-    from .evaluation.protocol import ProtocolError
+    from .evaluation.base import ProtocolError
     from .methods import MethodConfigError
     from .report.build import DirtyRecordError
 

@@ -108,34 +108,11 @@ def scan(args) -> None:
                                                  sort_keys=True) + "\n")
 
 
-# protocol kind -> (module, runner): imported on demand, so that a job's record names only
-# the protocol code it ran (record/provenance.py)
-RUNNERS = {
-    "nested_cv": ("protocol", "nested_cross_validation"),
-    "holdout": ("holdout", "holdout_evaluation"),
-    "oob_repeats": ("oob", "oob_repeats"),
-    "kappa_error_cv": ("kappa_error", "kappa_error_cv"),
-    "learning_curve": ("learning_curve", "learning_curve"),
-    "c2rf_samples": ("c2rf_samples", "c2rf_samples"),
-}
-
-
-def _runner(kind: str):
-    """The function that runs protocol ``kind``."""
-    from importlib import import_module
-
-    from .evaluation.protocol import ProtocolError
-
-    if kind not in RUNNERS:
-        raise ProtocolError(f"unknown protocol kind {kind!r}; valid: {sorted(RUNNERS)}")
-    module, function = RUNNERS[kind]
-    return getattr(import_module(f".evaluation.{module}", __package__), function)
-
-
 def train(args) -> None:
     """Run one (paper, experiment, method, data set) job: all its folds, one row each, written
     as its run record (``record/store.py``) with the provenance that makes it auditable."""
     from .evaluation.fold_store import FoldStore
+    from .evaluation.registry import protocol_runner
     from .methods import build_method
     from .record import (
         code_digest,
@@ -153,18 +130,17 @@ def train(args) -> None:
     parts = []
     results_root = _results_root(args.data)
     options = _job_options(spec, results_root)
-    kind = spec["protocol"]["kind"]
-    run = _runner(kind)
+    run = protocol_runner(spec["protocol"]["kind"])
     stores = []
     for value, method_config in _sweep_configs(spec["method_config"], spec.get("sweep")):
         method = build_method(method_config, options)
-        extra = {}
-        if kind == "nested_cv":  # its folds are kept as they finish, so a stopped job resumes
-            stores.append(FoldStore.for_job(results_root / "cache" / "folds", spec, method_config))
-            extra["checkpoint"] = stores[-1]
+        store = None
+        if run.keeps_folds:  # its folds are kept as they finish, so a stopped job resumes
+            store = FoldStore.for_job(results_root / "cache" / "folds", spec, method_config)
+            stores.append(store)
         part = run(
             method, X, y, paper=paper, dataset=dataset, root_seed=spec["root_seed"],
-            protocol=spec["protocol"], n_jobs=args.threads, progress=_log, **extra,
+            protocol=spec["protocol"], n_jobs=args.threads, progress=_log, checkpoint=store,
         )
         if value is not None:
             part.insert(3, "sweep_value", value)

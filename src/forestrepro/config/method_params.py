@@ -48,11 +48,10 @@ def _variants(method_config: dict, sweep: dict | None) -> list[tuple[str, dict]]
 def _problem(method_config: dict, options: dict, n_features: int | None) -> str | None:
     """The first parameter error of one method configuration, or None."""
     from ..methods import build_method
-    from ..methods.c2rf import C2RFApproach
 
     try:
         method = build_method(method_config, options)
-        if isinstance(method, C2RFApproach):  # its switches are checked when it is built
+        if not method.is_estimator:  # a C2RF approach: its switches are checked when it is built
             return None
         estimator = method.estimator(random_state=0)
         check_estimator_params(estimator, n_features)
