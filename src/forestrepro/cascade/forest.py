@@ -24,6 +24,7 @@ WDF (Gong, Wang, Su 2019) Sec. 1, Sec. 2 and Algorithm 1, with the settings of S
 """
 
 import logging
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -31,7 +32,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.cascade.members import (MAX_SEED, check_int, cross_fit, fold_ids,
+from forestrepro._validation import at_least, check_params
+from forestrepro.cascade.members import (MAX_SEED, MEMBER_CONSTRAINTS, cross_fit, fold_ids,
                                                    fold_mean, member_templates)
 
 _log = logging.getLogger(__name__)
@@ -89,6 +91,15 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         (only after ``fit``).
     """
 
+    _parameter_constraints: dict[str, list] = {
+        **MEMBER_CONSTRAINTS,
+        "n_folds": [at_least(2)],
+        "early_stopping_rounds": [at_least(1)],
+        "max_levels": [at_least(1)],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, n_rf=4, n_crf=4, n_trees=500, n_folds=3, early_stopping_rounds=3,
                  max_levels=100, weighting="none", accuracy_source="train", weight_rule="clip",
                  weight_epsilon=1e-3, crf_bootstrap="auto", n_jobs=None, random_state=None):
@@ -132,9 +143,7 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_params(self):
         """Check the parameters (before any data is touched); return the level's member templates."""
-        check_int("n_folds", self.n_folds, 2)
-        check_int("early_stopping_rounds", self.early_stopping_rounds, 1)
-        check_int("max_levels", self.max_levels, 1)
+        check_params(self)
         return self._member_templates()
 
     def _member_templates(self):

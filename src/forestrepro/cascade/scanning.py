@@ -29,6 +29,7 @@ resumed scan equals a fresh one.
 """
 
 import math
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -36,7 +37,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.cascade.members import (MAX_SEED, check_int, fold_ids,
+from forestrepro._validation import at_least, check_params
+from forestrepro.cascade.members import (MAX_SEED, MEMBER_CONSTRAINTS, fold_ids,
                                                    member_templates, seeded)
 from forestrepro.cascade.window_forest import WindowForest
 
@@ -150,6 +152,20 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         Per window size, per forest, the fold models (after ``fit`` or ``fit_transform``).
     """
 
+    _parameter_constraints: dict[str, list] = {
+        "shape": "no_validation",  # checked against the data (_resolve_shape)
+        "window_sizes": "no_validation",
+        "stride": [at_least(1)],
+        "n_trees": MEMBER_CONSTRAINTS["n_trees"],
+        "n_folds": [at_least(2)],
+        "max_train_windows": [None, at_least(1)],
+        "batch_windows": [at_least(1)],
+        "include_raw": ["boolean"],
+        "crf_bootstrap": MEMBER_CONSTRAINTS["crf_bootstrap"],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, shape=None, window_sizes=None, stride=1, n_trees=500, n_folds=3,
                  max_train_windows=100_000, batch_windows=20_000, include_raw=False,
                  crf_bootstrap=False, n_jobs=None, random_state=None):
@@ -202,11 +218,7 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
 
     def _check_params(self):
         """Check the parameters (before any data is touched); return the window forests' templates."""
-        check_int("n_folds", self.n_folds, 2)
-        check_int("stride", self.stride, 1)
-        check_int("batch_windows", self.batch_windows, 1)
-        if self.max_train_windows is not None:
-            check_int("max_train_windows", self.max_train_windows, 1)
+        check_params(self)
         return self._member_templates()
 
     def _member_templates(self):

@@ -9,12 +9,16 @@ class vectors are bit-for-bit the same whatever ``n_jobs`` (scikit-learn's ``pre
 adds the trees in thread-completion order).
 """
 
+from numbers import Integral
+
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from forestrepro._validation import REAL, HasMethods, StrOptions, check_params
 
 WEIGHTINGS = ("none", "accuracy")
 ACCURACY_SOURCES = ("train", "oob")
@@ -169,6 +173,16 @@ class WeightedForestClassifier(ClassifierMixin, BaseEstimator):
     classes_, n_features_in_
     """
 
+    _parameter_constraints: dict[str, list] = {
+        "forest": [None, HasMethods(["fit", "predict_proba"])],
+        "weighting": [StrOptions(set(WEIGHTINGS))],
+        "accuracy_source": [StrOptions(set(ACCURACY_SOURCES))],
+        "weight_rule": [StrOptions(set(WEIGHT_RULES))],
+        "weight_epsilon": [REAL],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, forest=None, *, weighting="accuracy", accuracy_source="train",
                  weight_rule="clip", weight_epsilon=1e-3, n_jobs=None, random_state=None):
         self.forest = forest
@@ -187,8 +201,7 @@ class WeightedForestClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Grow the forest (Algorithm 1 line 6), then weight its trees (lines 7-8)."""
-        if self.weighting not in WEIGHTINGS:
-            raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {self.weighting!r}")
+        check_params(self)
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)

@@ -1,8 +1,8 @@
 """Method parameters checked while the jobs are planned, before any job runs.
 
 Each planned job's method is built as the job would build it, and its estimator's own
-parameter checks (``_check_params``, or scikit-learn's ``_parameter_constraints``, on nested
-estimators too) run on the fixed parameters, on every sweep value, and on every grid value for
+parameter checks (``_check_params``, or its scikit-learn ``_parameter_constraints`` read by
+``forestrepro._validation.check_params``, on nested estimators too) run on the fixed parameters, on every sweep value, and on every grid value for
 the data set's configured feature count. So ``n_estimators=-1``, ``abc`` or ``2.5`` is one
 error naming the method, the experiment and the value, instead of a traceback in every job.
 Training never imports this module, so the run records do not depend on it.
@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 
 from sklearn.base import BaseEstimator, clone
+
+from .._validation import check_params
 
 
 def check_estimator_params(estimator: BaseEstimator, n_features: int | None = None) -> None:
@@ -28,7 +30,7 @@ def check_estimator_params(estimator: BaseEstimator, n_features: int | None = No
         if check is not None:
             check()
         elif getattr(probe, "_parameter_constraints", None):
-            probe._validate_params()
+            check_params(probe)
     except AttributeError:  # the check needs fitted data it cannot have here
         pass
     for value in probe.get_params(deep=False).values():

@@ -34,18 +34,20 @@ bootstrap samples, feature draws and threshold scan and differ only in the rule 
 varies, and scikit-learn's forest averages probabilities instead of voting.
 """
 
+from __future__ import annotations
+
 import dataclasses
 
 import numpy as np
 from numba import njit
 
-from forestrepro.ensembles.forest import PluggableForestClassifier
-from forestrepro.ensembles.rcrf import TreePredictionsMixin, check_choice
-from forestrepro.trees._nodes import LEAF
-from forestrepro.trees.estimator import PluggableTreeClassifier
-from forestrepro.trees.rules.best_threshold import BestThreshold
+from .._validation import COUNT, REAL, StrOptions
+from ..trees.estimator import PluggableTreeClassifier
+from ..trees.rules.best_threshold import BestThreshold
+from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin
 
-_DISCRETIZE = (None, "mdl")
+_FOREST_CONSTRAINTS = {k: v for k, v in BaggedForest._parameter_constraints.items()
+                       if k not in ALWAYS_BAGGED}
 
 
 @njit(cache=True, nogil=True)
@@ -159,7 +161,7 @@ def raw_thresholds(tree, cut_points):
     """``tree`` grown on bin codes, its thresholds moved to the raw cut points: a code
     threshold ``k + 1/2`` (or any value in ``(k, k + 1)``) becomes ``cuts[k]``."""
     threshold = tree.threshold.copy()
-    for node in np.flatnonzero(tree.children_left != LEAF):
+    for node in tree.split_nodes:
         threshold[node] = cut_points[tree.feature[node]][int(np.floor(threshold[node]))]
     return dataclasses.replace(tree, threshold=threshold)
 
@@ -184,42 +186,40 @@ class CredalTree(PluggableTreeClassifier):
         return self
 
 
-class CredalForestClassifier(TreePredictionsMixin, PluggableForestClassifier):
+class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
     """CRF (Abellán, Mantas and Castellano 2017): bagged credal trees, majority vote.
+
+    The parameters every bagged forest shares (``bootstrap``, ``max_samples``, ``voting``,
+    ``oob_score``, ``n_jobs``, ``random_state``) are those of
+    [`BaggedForest`][forestrepro.ensembles._base.BaggedForest]; ``voting`` defaults to
+    "hard" (majority vote), and every tree grows on a bootstrap sample of all ``n`` rows.
 
     Parameters
     ----------
     n_estimators : int, default=100
+        The number of trees.
     max_features : "log2+1", "log2", "sqrt", int, float or None, default="log2+1"
         Features drawn at each node; "log2+1" is ``int(log2 M) + 1``.
     s : float, default=1.0
         The IDM parameter of the IIG.
     discretize : {None, "mdl"}, default=None
         Split raw values, or Fayyad-Irani bins of each tree's bootstrap sample.
-    voting : {"hard", "soft"}, default="hard"
-    oob_score : bool, default=False
-        Compute ``oob_decision_function_`` and ``oob_score_``.
-    n_jobs : int or None, default=None
-    random_state : int, RandomState or None, default=None
     """
 
-    bootstrap = True
-    max_samples = None
+    _parameter_constraints: dict[str, list] = {
+        **_FOREST_CONSTRAINTS,
+        "max_features": [*COUNT, StrOptions({"log2+1"})],
+        "s": [REAL],
+        "discretize": [None, StrOptions({"mdl"})],
+    }
 
     def __init__(self, n_estimators=100, *, max_features="log2+1", s=1.0, discretize=None,
                  voting="hard", oob_score=False, n_jobs=None, random_state=None):
-        self.n_estimators = n_estimators
+        super().__init__(n_estimators, voting=voting, oob_score=oob_score, n_jobs=n_jobs,
+                         random_state=random_state)
         self.max_features = max_features
         self.s = s
         self.discretize = discretize
-        self.voting = voting
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-
-    def _check_params(self):
-        super()._check_params()
-        check_choice("discretize", self.discretize, _DISCRETIZE)
 
     def _make_tree(self, seed):
         max_features = self.max_features
@@ -229,21 +229,29 @@ class CredalForestClassifier(TreePredictionsMixin, PluggableForestClassifier):
                           discretize=self.discretize, random_state=seed)
 
 
-class BreimanForestClassifier(TreePredictionsMixin, PluggableForestClassifier):
-    """RF of the RCRF paper: bagged fully grown Gini trees, m features per node, majority
-    vote.  Parameters as ``CredalForestClassifier`` (``max_features`` default "log2")."""
+class BreimanForestClassifier(TreePredictionsMixin, BaggedForest):
+    """RF of the RCRF paper: bagged fully grown Gini trees, m features per node, majority vote.
 
-    bootstrap = True
-    max_samples = None
+    The parameters every bagged forest shares (``bootstrap``, ``max_samples``, ``voting``,
+    ``oob_score``, ``n_jobs``, ``random_state``) are those of
+    [`BaggedForest`][forestrepro.ensembles._base.BaggedForest]; ``voting`` defaults to
+    "hard" (majority vote), and every tree grows on a bootstrap sample of all ``n`` rows.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        The number of trees.
+    max_features : "log2", "sqrt", int, float or None, default="log2"
+        m, the features drawn at each node (``max(1, int(log2 M))`` for "log2").
+    """
+
+    _parameter_constraints: dict[str, list] = {**_FOREST_CONSTRAINTS, "max_features": COUNT}
 
     def __init__(self, n_estimators=100, *, max_features="log2", voting="hard",
                  oob_score=False, n_jobs=None, random_state=None):
-        self.n_estimators = n_estimators
+        super().__init__(n_estimators, voting=voting, oob_score=oob_score, n_jobs=n_jobs,
+                         random_state=random_state)
         self.max_features = max_features
-        self.voting = voting
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
 
     def _make_tree(self, seed):
         return PluggableTreeClassifier("gini", max_features=self.max_features,

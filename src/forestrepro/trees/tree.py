@@ -46,6 +46,11 @@ class Tree:
         return int(np.count_nonzero(self.children_left == LEAF))
 
     @property
+    def split_nodes(self):
+        """Indices of the nodes that are cut (not leaves)."""
+        return np.flatnonzero(self.children_left != LEAF)
+
+    @property
     def max_depth(self):
         return int(self.depth.max())
 
