@@ -120,7 +120,7 @@ def cmd_plan(args: argparse.Namespace) -> None:
     and the wall time on N cores (record/cost.py)."""
     from .config import compose_config, compute_tag, plan_jobs
 
-    cfg = compose_config(args.overrides, profile=args.profile)
+    cfg = compose_config(args.overrides, profile=args.profile, conf_dir=args.conf)
     tag = compute_tag(cfg, args.tag)
     print(f"tag: {tag}")
     jobs = plan_jobs(cfg)
@@ -222,6 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("overrides", nargs="*")
     p.add_argument("--profile", default=None)
     p.add_argument("--tag", default=None)
+    p.add_argument("--conf", default=None,
+                   help="the Hydra configuration directory (default: $FORESTREPRO_CONF or ./conf)")
     p.add_argument("--cores", type=int, default=None,
                    help="also estimate each job's core-seconds and the wall time on this many cores")
     p.add_argument("--results", default="results", help="where the run records are (results/runs/<tag>)")
@@ -231,10 +233,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def known_errors() -> tuple[type[Exception], ...]:
     """The failures that are the user's data or configuration, not a bug: no traceback."""
-    from .config import ConfigError
-    from .data import DatasetError
+    from .config.errors import ConfigError
+    from .data.errors import DatasetError
     from .evaluation.base import ProtocolError
-    from .methods import MethodConfigError
+    from .methods.base import MethodConfigError
     from .report.build import DirtyRecordError
 
     return (ConfigError, DatasetError, ProtocolError, MethodConfigError, DirtyRecordError, FileNotFoundError)

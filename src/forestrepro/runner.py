@@ -83,7 +83,7 @@ def _job_options(spec: dict, results_root: Path) -> dict:
 
 def scan(args) -> None:
     """Scan each split of a job into the scan store, for the split's cascade jobs to read."""
-    from .config import ConfigError
+    from .config.errors import ConfigError
     from .evaluation.holdout import holdout_splits
     from .methods import build_method
 

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from forestrepro.data.mirror import sha256_file
-from forestrepro.data.registry import REPO_ROOT, validate_spec
+from forestrepro.data.registry import validate_spec
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from forestrepro.data import DatasetError, fetch, load_dataset, load_spec, read_dataset, write_dataset
+from fetch_step import fetch
+
+from forestrepro.data import DatasetError, load_dataset, load_spec, read_dataset, write_dataset
 
 
 def test_fetch_writes_files_that_read_back(tmp_path, mirror_dir):

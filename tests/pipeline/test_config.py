@@ -211,9 +211,9 @@ def test_data_sets_read_whole_give_the_same_config_as_hydras_merge(profile):
     """compose reads conf/dataset/*.yaml with OmegaConf unless an override reaches into the
     dataset group; Hydra's file-by-file merge (forced here by a no-op dataset override) must
     give the same dict, key order and value types included."""
-    from forestrepro.config.compose import _compose_plain, repo_root
+    from forestrepro.config.compose import _compose_plain, default_conf_dir
 
-    conf = repo_root() / "conf"
+    conf = default_conf_dir().resolve()
     fast = _compose_plain(conf, [f"profile={profile}"])
     merged = _compose_plain(conf, [f"profile={profile}", "dataset.wine.name=wine"])
     assert json.dumps(fast) == json.dumps(merged)  # not sort_keys: the order counts too

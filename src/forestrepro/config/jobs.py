@@ -19,7 +19,8 @@ from pathlib import Path
 
 from ..io import write_text_if_changed
 from ..record.store import spec_digest
-from .compose import ConfigError, compose_config, dump_yaml
+from .compose import compose_config, dump_yaml
+from .errors import ConfigError
 from .method_params import check_method_params
 
 TAG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")

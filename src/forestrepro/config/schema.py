@@ -1,4 +1,4 @@
-"""Validate a composed configuration: JSON Schemas in ``workflow/schemas/`` plus cross-references.
+"""Validate a composed configuration: the packaged JSON Schemas (``forestrepro/schemas/``) plus cross-references.
 
 The schemas catch typos and wrong types; :func:`check_references` catches a paper that names a
 method, data set or protocol that does not exist, and lists the valid names.
@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import difflib
 from functools import cache
-from pathlib import Path
 
 import jsonschema
 import yaml
 
-SCHEMA_DIR = Path(__file__).resolve().parents[3] / "workflow" / "schemas"
+from ..resources import schema_path
+from .errors import ConfigError
 
 
 @cache
 def _schema(name: str) -> dict:
-    return yaml.safe_load((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+    return yaml.safe_load(schema_path(name).read_text(encoding="utf-8"))
 
 
 def _schema_error(err: jsonschema.ValidationError, where: str) -> str:
@@ -119,15 +119,11 @@ def check_values(cfg: dict) -> list[str]:
 
 def validate_config(cfg: dict) -> None:
     """Raise ``ConfigError`` listing every schema violation and dangling name in ``cfg``."""
-    from .compose import ConfigError
-
     validator = jsonschema.Draft202012Validator(_schema("config.schema.yaml"))
     problems = [_schema_error(e, "config") for e in validator.iter_errors(cfg)]
-    dataset_schema = SCHEMA_DIR / "dataset.schema.yaml"
-    if dataset_schema.exists():
-        dvalidator = jsonschema.Draft202012Validator(_schema("dataset.schema.yaml"))
-        for name, dcfg in cfg.get("dataset", {}).items():
-            problems += [_schema_error(e, f"dataset.{name}") for e in dvalidator.iter_errors(dcfg)]
+    dvalidator = jsonschema.Draft202012Validator(_schema("dataset.schema.yaml"))
+    for name, dcfg in cfg.get("dataset", {}).items():
+        problems += [_schema_error(e, f"dataset.{name}") for e in dvalidator.iter_errors(dcfg)]
     if not problems:
         problems = check_references(cfg) + check_values(cfg)
     if problems:
