@@ -46,6 +46,30 @@ def run_instance(X: np.ndarray, y: np.ndarray, *, sampling: str, seed: int, appr
     infeasible model: the row records the status (metrics are nan when no solution was found).
     ``solved`` is True for an optimal status within the time limit (Sec. 5.3: t > 7200 s counts as
     not solved; HiGHS can overshoot its limit a little).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        Features.
+    y : array-like of shape (n,)
+        Binary labels, 1 the positive class.
+    sampling : {"biased", "srs"}
+        How the labeled points are drawn (``build_instance``).
+    seed : int
+        The instance's seed.
+    approaches : dict
+        Approach name to ``solve`` keyword arguments, or None for the majority vote.
+    time_limit : float
+        Seconds per solve.
+    bias : str, default="inclusion"
+        The reading of the biased sampling.
+    drop_duplicates : bool, default=True
+        Drop repeated rows first.
+
+    Returns
+    -------
+    list of dict
+        One row per approach: accuracy, MCC, eta, status, times and the instance's sizes.
     """
     started = time.monotonic()
     instance = build_instance(X, y, sampling=sampling, seed=seed, bias=bias, drop_duplicates=drop_duplicates)

@@ -128,6 +128,35 @@ def build_instance(X: np.ndarray, y: np.ndarray, *, sampling: str, seed: int, bi
 
     ``y`` must already be binary with 1 the positive class (``apply_paper_target(y, spec, 'c2rf')``).
     The same (data, arguments, seed) always gives the same instance.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        Features.
+    y : array-like of shape (n,)
+        Binary labels, 1 the positive class.
+    sampling : {"biased", "srs"}
+        How the labeled points are drawn: Sec. 5.1's biased sample or Appendix A's simple
+        random sample.
+    seed : int
+        Seeds the sample and the trees.
+    bias : str, default="inclusion"
+        The reading of the biased sampling (``draw_labeled``).
+    drop_duplicates : bool, default=True
+        Drop repeated rows first.
+    fraction : float, default=0.01
+        The labeled share of the rows.
+    positive_probability : float, default=0.85
+        The biased sample's chance of drawing a positive point.
+    n_trees : int, default=20
+        CART trees grown on the labeled points.
+    subset_fraction : float, default=0.2
+        The share of the labeled points each tree is grown on.
+
+    Returns
+    -------
+    Instance
+        The vote matrix ``R``, ``lam`` and the labeled and unlabeled rows.
     """
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y).astype(np.int64)

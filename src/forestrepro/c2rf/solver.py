@@ -1,6 +1,7 @@
 """``solve``: C2RF (Problem (2)) on HiGHS, with every speed-up a keyword switch.
 
 Switches (all off gives Problem (2) as printed, Sec. 5.2 (b)):
+
 - ``preprocess``: Algorithm 1's preprocessing (Props. 3-5 with the lambda update);
 - ``priority_dive``: our HiGHS stand-in for the branching priorities of Sec. 4 (``priorities.py``);
 - ``local_search``: the primal heuristic of ``heuristic.py``;
@@ -9,6 +10,7 @@ Switches (all off gives Problem (2) as printed, Sec. 5.2 (b)):
 - ``conflicts``: pairs that cannot both be negative / positive (``cuts.conflict_pairs``);
 - ``integral_eta``: declare eta integer (every optimal eta is an integer);
 - ``highs_options``: any further HiGHS options, e.g. ``{"mip_heuristic_effort": 0.3}``.
+
 
 Starts found by the heuristics are passed to HiGHS with ``setSolution``. A start with eta = 0 is
 optimal (eta >= 0), and HiGHS is then not called. A time-out or an infeasible model is a status.
@@ -69,7 +71,18 @@ class Result:
 
 
 def majority_vote(R: np.ndarray) -> np.ndarray:
-    """RF (Sec. 5.2 (a)): 1 where more trees vote +1 than -1; a tie is negative (alpha^T r = 0 is not > 0)."""
+    """RF (Sec. 5.2 (a)): 1 where more trees vote +1 than -1; a tie is negative (alpha^T r = 0 is not > 0).
+
+    Parameters
+    ----------
+    R : array-like of shape (t, m)
+        The trees' votes (+1 or -1) on the unlabeled points.
+
+    Returns
+    -------
+    z : ndarray of shape (m,)
+        The predictions, 0 or 1 (int8).
+    """
     return (np.asarray(R).sum(axis=0) > 0).astype(np.int8)
 
 
@@ -121,6 +134,44 @@ def solve(R: np.ndarray, lam: int, *, lower: float = 1.0, upper: float = 100.0, 
 
     Defaults: l = 1, u = 100 (Sec. 5.2), eta_bar from (1) (updated as in Algorithm 1 when
     preprocessing). ``time_limit`` bounds the whole call. See the module docstring for the switches.
+
+    Parameters
+    ----------
+    R : array-like of shape (t, m)
+        The trees' votes (+1 or -1) on the m unlabeled points.
+    lam : int
+        lambda, the number of positives among the unlabeled points.
+    lower : float, default=1.0
+        l, the lower bound of a tree weight.
+    upper : float, default=100.0
+        u, the upper bound of a tree weight.
+    preprocess : bool, default=True
+        Algorithm 1's preprocessing (Props. 3-5).
+    priority_dive : bool, default=False
+        Our HiGHS stand-in for Sec. 4's branching priorities: a start from the priority order.
+    local_search : bool, default=False
+        A start from the local search over the tree weights (``heuristic.py``).
+    big_m : {"paper", "row"}, default="paper"
+        Prop. 1's M = u t + 1, or a big-M per row (``cuts.row_big_m``).
+    dominance : bool, default=False
+        Add the dominance cuts z_a >= z_b.
+    conflicts : bool, default=False
+        Add the conflict cuts (pairs that cannot both be negative, or both positive).
+    integral_eta : bool, default=False
+        Declare eta integer.
+    time_limit : float, default=7200.0
+        Seconds for the whole call.
+    threads : int, default=1
+        HiGHS threads.
+    seed : int, default=0
+        HiGHS's random seed.
+    highs_options : dict or None, default=None
+        Further HiGHS options.
+
+    Returns
+    -------
+    Result
+        Tree weights ``alpha``, predictions ``z``, eta, the status, bound, gap and time.
     """
     started = time.monotonic()
     R = np.asarray(R)

@@ -70,10 +70,34 @@ class DeepForestClassifier(ClassifierMixin, BaseEstimator):
         return proba
 
     def predict_proba(self, X):
+        """Class probabilities of new rows: scanned, then passed through the cascade.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to predict.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
         check_is_fitted(self, "scanner_")
         X = validate_data(self, X, reset=False, dtype=np.float32)
         return self.cascade_.predict_proba(self.scanner_.transform(X))
 
     def predict(self, X):
+        """The class of highest probability (``predict_proba``) of each row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to predict.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Predicted class labels.
+        """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
