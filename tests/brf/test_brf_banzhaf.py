@@ -7,7 +7,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from forestrepro.trees.banzhaf import banzhaf_index, normalize, won_coalitions
+from banzhaf_reference import banzhaf_index, normalize
+
+from forestrepro.trees.banzhaf import won_coalitions
 
 
 def brute_force(interdependent, max_coalition):

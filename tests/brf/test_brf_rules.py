@@ -8,7 +8,8 @@ import pytest
 
 from forestrepro.trees import StoppingRules, build_tree
 from forestrepro.trees.rules import Midpoint, _scan
-from forestrepro.trees.banzhaf import count_partners, information_from_bitsets
+from forestrepro.trees.banzhaf import count_partners
+from forestrepro.trees.mutual_information import information_from_bitsets
 from forestrepro.trees.rules.banzhaf_rule import (
     BanzhafMidpoint,
     node_bitsets,

@@ -5,7 +5,7 @@ At a node every feature of the tree's pool (its random subspace of ``h`` feature
 ``n_eval`` smaller than the pool, that many drawn at random) that is not constant at the
 node is a player; constant features cannot be cut and are left out of the game.  Each
 player is discretised (below), ``I(f_i; y)`` and ``I(f_i; y | f_j)`` are estimated from the
-node's weighted samples (``forestrepro.trees.banzhaf.information``: ``h (h - 1) / 2``
+node's weighted samples (``forestrepro.trees.mutual_information.information``: ``h (h - 1) / 2``
 compiled passes over the node; a node of at most 64 samples with two bins is counted from
 bit sets made straight from ``X``, ``node_bitsets``), the interdependence relation (Eq. 4) gives each player's
 number ``a`` of interdependent partners, and ``beta`` (Eq. 1, or Sec. 4.4 with
@@ -45,14 +45,13 @@ from numba import njit
 
 from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
 from forestrepro.trees._rng import next_u64, rand_int
-from forestrepro.trees.banzhaf import (
+from forestrepro.trees.banzhaf import count_partners, powers
+from forestrepro.trees.mutual_information import (
     BITSET_MAX_SAMPLES,
     XLOGX_TABLE_SIZE,
     add_weight_bits,
-    count_partners,
     information,
     information_from_bitsets,
-    powers,
     weight_planes_needed,
 )
 from forestrepro.trees.rules import _scan, gain_ratio
@@ -206,7 +205,7 @@ def player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
 
 @njit(cache=True, nogil=True)
 def node_bitsets(X, y, w, n_classes, samples, start, end, counts, players, bounds):
-    """The bit sets of ``banzhaf.information_from_bitsets`` for the node with two bins,
+    """The bit sets of ``mutual_information.information_from_bitsets`` for the node with two bins,
     made straight from ``X`` (a player's upper bin is the side ``> midpoint`` of its cut):
     ``(sets, n_present_classes, n_planes)``, or an empty ``sets`` when the node does not
     qualify (more than ``BITSET_MAX_SAMPLES`` samples, or weights that are not small
