@@ -10,16 +10,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from forestrepro.c2rf.exact import (
-    ExactResult,
-    _z_model,
-    combinatorial_bound,
-    committee_search,
-    exact_eta,
-    lp_cover_bound,
-    realisability_cut,
-    solve_exact,
-)
+from forestrepro.c2rf.bounds import _z_model, combinatorial_bound, lp_cover_bound, realisability_cut
+from forestrepro.c2rf.committees import committee_search, exact_eta
+from forestrepro.c2rf.exact import ExactResult, solve_exact
 from forestrepro.c2rf.preprocess import reduce
 from forestrepro.c2rf.solver import Result, solve
 
