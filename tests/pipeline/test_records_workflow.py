@@ -132,7 +132,17 @@ def test_a_cell_of_long_splits_is_computed_and_committed_split_by_split(tmp_path
     runs = tmp_path / "results/runs/small/wdf/main"
     assert sorted(p.relative_to(runs).as_posix() for p in runs.rglob("*.csv")) == ["df/yeast/repeat0.csv",
                                                                                  "wdf/yeast/repeat0.csv"]
-    assert planned(snakemake(tmp_path, "--cores", "2", "--dry-run", overrides=wdf)).count("train") == 2  # repeat1 only
+    out = snakemake(tmp_path, "--cores", "2", overrides=wdf, config=["partial=true", "records_only=true"], check=False)
+    assert "no cell of tag 'small' is complete yet: 2 of its 4 jobs have finished" in out
+    # a partial report holds back a cell until all its splits have run: no mean of 1 split beside 2
+    snakemake(tmp_path, "records", "--cores", "2", overrides=wdf, config=['only="wdf/main/df/yeast/repeat1"'])
+    snakemake(tmp_path, "--cores", "2", overrides=wdf, config=["partial=true", "records_only=true"])
+    held = (tmp_path / "results/report/small/index.md").read_text()
+    assert re.search(r"\| yeast \| wdf \(WDF\) \| [^|]+ \| — \|.*finished, shown once every repeat of its cell has "
+                     r"run: 1 of 2 repeat jobs; not run yet: 1 of 2 repeat jobs", held), held
+    assert re.search(r"\| yeast \| df \(DF\) \| [^|]+ \| \[[^]]+ ± ", held), held
+    assert "wdf/main/wdf/yeast/repeat0.csv" not in held and "wdf/main/df/yeast/repeat0.csv" in held
+    assert planned(snakemake(tmp_path, "--cores", "2", "--dry-run", overrides=wdf)).count("train") == 1  # wdf's repeat1
     snakemake(tmp_path, "--cores", "2", overrides=wdf)
     report = (tmp_path / "results/report/small/index.md").read_text()
     cell = re.search(r"\| yeast \| df \(DF\) \| [^|]+ \| \[([^]]+)\]\(([^)]+)\)", report)

@@ -210,10 +210,23 @@ def runs_of_figure(paper, figure):
     return runs_of_experiment(paper, CFG["paper"][paper]["figures"][figure]["experiment"])
 
 
+# A cell is complete when every job it is made of (one, or one per repeat) has a current record.
+_CELL_COMPLETE = {}
+for _job in JOBS:
+    _CELL_COMPLETE[_job.cell] = _CELL_COMPLETE.get(_job.cell, True) and RECORDS[_job.path].current
+
+
+def shown(job):
+    """Whether a report shows ``job``'s record: always, or with ``partial`` only when its
+    cell is complete, so that a cell of repeats never shows the mean of some of its splits
+    (a mean of 1 split beside a mean of 2 would be compared as if they were alike)."""
+    return not PARTIAL or _CELL_COMPLETE[job.cell]
+
+
 def runs_of_experiment(paper, experiment):
-    """The records of the experiment's jobs; with ``partial``, only the current ones."""
+    """The records of the experiment's jobs; with ``partial``, only those of complete cells."""
     jobs = [job for job in JOBS if job.paper == paper and job.experiment == experiment]
-    return [record_of(job) for job in jobs if RECORDS[job.path].current or not PARTIAL]
+    return [record_of(job) for job in jobs if shown(job)]
 
 
 def failure_note_of(job):
@@ -230,6 +243,8 @@ def pending_reason(job):
             return "failed: " + " ".join(f.read().split())
     if status.state == "stale":
         return f"stale, not rerun yet ({status.reason})"
+    if status.current:
+        return "finished, shown once every repeat of its cell has run"
     return "not run yet"
 
 
@@ -242,15 +257,16 @@ if PARTIAL:  # a table or figure with no finished run is left out of a partial r
     TABLES = [(p, t) for p, t in TABLES if runs_of_table(p, t)]
     RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
     PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if runs_of_figure(p, f)]
-    if not TABLES:
-        sys.exit(f"forestrepro: --config partial=true, but no job of tag '{TAG}' has finished yet")
     FINISHED_RUNS = sum(RECORDS[job.path].current for job in JOBS)
+    if not TABLES:
+        sys.exit(f"forestrepro: --config partial=true, but no cell of tag '{TAG}' is complete yet: "
+                 f"{FINISHED_RUNS} of its {len(JOBS)} jobs have finished")
     # what the report says of each job it shows that has no current record (written in
     # onstart with the other specs, a report input through its digest)
     PARTIAL_SPEC = f"{RESULTS}/runs/{TAG}/specs/partial.json"
     SPEC_FILES[Path(PARTIAL_SPEC)] = json.dumps(
         {"finished": FINISHED_RUNS, "jobs": len(JOBS),
-         "pending": {job.path: pending_reason(job) for job in JOBS if not RECORDS[job.path].current}},
+         "pending": {job.path: pending_reason(job) for job in JOBS if not shown(job)}},
         indent=1, sort_keys=True) + "\n"
 
 # The jobs whose records the report shows: those of the experiments its tables and figures read.

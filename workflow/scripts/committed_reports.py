@@ -11,14 +11,22 @@ can run), forcing the table, figure and report rules so nothing is taken from ol
 
 The check is what CI runs on a fresh clone: every committed report must come back byte for
 byte from the committed records, and no file may appear in or vanish from its directory.
+
+A report may be pinned (``commit: <sha>`` in its entry): it is then rebuilt by that commit's
+pipeline, in a temporary worktree, from the records committed there. That is how a report
+stays reproducible while later commits change library code its records imported (which makes
+them stale here, and Snakemake plans them again): the pin is dropped once they are remade.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,7 +39,7 @@ DERIVED_RULES = ("table", "plot_cd", "paper_figure", "report")
 
 
 def load_manifest(repo: Path = REPO) -> dict[str, dict]:
-    """``{name: {"tag": ..., "overrides": [...], "partial": bool, "covers": ...}}`` of the committed reports."""
+    """``{name: {"tag", "overrides", "covers", and optionally "partial": bool, "commit": sha}}``."""
     manifest = yaml.safe_load((repo / MANIFEST).read_text(encoding="utf-8")) or {}
     for name, entry in manifest.items():
         missing = {"tag", "overrides", "covers"} - set(entry)
@@ -49,10 +57,45 @@ def snakemake_command(name: str, entry: dict, cores: int) -> list[str]:
     ]
 
 
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout
+
+
+def pinned_checkout(name: str, commit: str) -> Path:
+    """A detached worktree of ``commit``, for a report pinned to the code its records were
+    made with: the records of a committed report stay current at that commit after later
+    commits change library code they imported (until they are remade and the pin dropped)."""
+    try:
+        git("cat-file", "-e", f"{commit}^{{commit}}")
+    except subprocess.CalledProcessError:
+        sys.exit(f"{MANIFEST}: report '{name}' is pinned to commit {commit}, which this clone lacks "
+                 "(a shallow clone? git fetch --unshallow)")
+    if subprocess.run(["git", "merge-base", "--is-ancestor", commit, "HEAD"], cwd=REPO, check=False).returncode:
+        sys.exit(f"{MANIFEST}: report '{name}' is pinned to commit {commit}, which is not an ancestor of HEAD")
+    checkout = Path(tempfile.mkdtemp(prefix=f"forestrepro-report-{name}-"))
+    git("worktree", "add", "--detach", "--force", str(checkout), commit)
+    return checkout
+
+
 def rebuild(name: str, entry: dict, cores: int) -> None:
+    """Rebuild one committed report: in this checkout, or for a report pinned to a commit
+    (``commit:`` in the manifest) in a worktree of that commit, whose library then runs (the
+    report is what that commit's pipeline makes of its records), and copy it back here."""
     started = time.perf_counter()
-    proc = subprocess.run(snakemake_command(name, entry, cores), cwd=REPO, capture_output=True, text=True,
-                          check=False)
+    commit = entry.get("commit")
+    where = pinned_checkout(name, commit) if commit else REPO
+    env = dict(os.environ)
+    if commit:  # the pinned commit's library, not this checkout's (installed in .venv)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(where / "src"), env.get("PYTHONPATH")]))
+    try:
+        proc = subprocess.run(snakemake_command(name, entry, cores), cwd=where, env=env, capture_output=True,
+                              text=True, check=False)
+        if commit and proc.returncode == 0:
+            shutil.rmtree(REPO / COMMITTED / name, ignore_errors=True)
+            shutil.copytree(where / COMMITTED / name, REPO / COMMITTED / name)
+    finally:
+        if commit:
+            git("worktree", "remove", "--force", str(where))
     if proc.returncode != 0:
         sys.exit(f"rebuilding {COMMITTED / name} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
     ran = [line.split()[1].rstrip(":") for line in (proc.stdout + proc.stderr).splitlines()
@@ -60,7 +103,8 @@ def rebuild(name: str, entry: dict, cores: int) -> None:
     training = [rule for rule in ran if rule not in (*DERIVED_RULES, "all")]
     if training:
         sys.exit(f"rebuilding {COMMITTED / name} ran {training}: a committed report must come from records alone")
-    print(f"{COMMITTED / name}: rebuilt from records in {time.perf_counter() - started:.1f} s "
+    print(f"{COMMITTED / name}: rebuilt from records{f' at {commit[:10]}' if commit else ''} in "
+          f"{time.perf_counter() - started:.1f} s "
           f"({len(ran)} steps: {', '.join(sorted(set(ran)))})")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,8 +109,9 @@ def _pending_of(job: str, pending: dict) -> str | None:
     """Why the job of a cell, or the jobs of its repeats, have no current record, or None."""
     if job in pending:
         return pending[job]
-    parts = [why for part, why in pending.items() if part.startswith(job + "/")]
-    return "; ".join(sorted(set(parts))) + f" ({len(parts)} repeat job(s))" if parts else None
+    parts = Counter(why for part, why in pending.items() if part.startswith(job + "/"))
+    total = sum(parts.values())
+    return "; ".join(f"{why}: {n} of {total} repeat jobs" for why, n in sorted(parts.items())) if parts else None
 
 
 def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: None) -> str:
@@ -495,13 +497,17 @@ def build_report(
     if partial is not None:
         failed = {job: why for job, why in pending.items() if why.startswith("failed")}
         stale = sum(why.startswith("stale") for why in pending.values())
+        held = sum(why.startswith("finished") for why in pending.values())
+        waiting = partial["jobs"] - partial["finished"] - len(failed) - stale
         doc.add(
             Paragraph(
                 f"Partial report: {partial['finished']} of the {partial['jobs']} jobs of this tag had "
                 f"finished when it was made; {len(failed)} failed, {stale} have a stale record and "
-                f"{len(pending) - len(failed) - stale} have not run yet. A cell without a finished job "
-                "says which, the ranks leave its data set out, and a claim that needs it cannot be "
-                "checked unless the other cells decide it."
+                f"{waiting} have not run yet. A cell without a finished job says which, the ranks leave "
+                "its data set out, and a claim that needs it cannot be checked unless the other cells "
+                "decide it."
+                + (f" A cell made of one job per repeat shows a value only once all of them have run: "
+                   f"{held} finished jobs wait for the other repeats of their cell." if held else "")
             )
         )
         if failed:
