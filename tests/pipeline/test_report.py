@@ -171,7 +171,7 @@ def test_paper_mean_ranks_are_recomputed_from_its_cells():
 
 
 def test_report_names_what_the_experiment_ran_but_the_table_cannot_place(tmp_path):
-    from forestrepro.report.build import table_result, table_section
+    from forestrepro.report.sections import table_result, table_section
     from forestrepro.report.document import Paragraph
 
     scores = {(d, m): [0.8, 0.9] for d in SPEC["datasets"] for m in SPEC["methods"]}
@@ -185,7 +185,7 @@ def test_report_names_what_the_experiment_ran_but_the_table_cannot_place(tmp_pat
 
 
 def test_a_figure_caption_names_the_data_set_it_draws():
-    from forestrepro.report.build import figure_caption
+    from forestrepro.report.sections import figure_caption
 
     assert figure_caption({"caption": "kappa-error diagram of {dataset}: pairs", "dataset": "wine"}) == \
         "kappa-error diagram of wine: pairs"
@@ -291,7 +291,7 @@ def test_cause_rules_must_name_tables_of_the_paper():
 
 
 def test_a_published_value_beyond_our_limit_is_said_so_with_or_without_our_value():
-    from forestrepro.report.build import _verdict
+    from forestrepro.report.sections import _verdict
 
     spec = {"limit": "time_limit", "limit_value": 10.0, "paper": "c2rf", "experiment": "biased"}
     beyond = pd.Series({"mean": float("nan"), "published_mean": 5000.0, "n_folds": 5, "beyond_limit": True,
