@@ -35,14 +35,13 @@ import argparse
 import time
 
 import numpy as np
+from scan_setup import load_rows, shape
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.model_selection import train_test_split
 
-from forestrepro.cascade.members import (cross_fit, fold_ids, member_templates,
-                                                   rows_in_columns)
+from forestrepro.cascade.members import cross_fit, fold_ids, member_templates, rows_in_columns
 from forestrepro.cascade.scanning import MultiGrainedScanner
 from forestrepro.cascade.weighting import tree_accuracies
-from scan_setup import load_rows, shape
 
 
 def best_time(function, repeats):

@@ -16,11 +16,11 @@ The machine is shared: run it with nothing else busy, or read the estimate as an
 """
 
 import numpy as np
+from scan_setup import load_rows, scan_parser, timed
 
 from forestrepro.cascade.members import member_templates, seeded
 from forestrepro.cascade.scanning import default_window_sizes, sample_windows, window_layout
 from forestrepro.cascade.window_forest import WindowForest
-from scan_setup import load_rows, scan_parser, timed
 
 TEST_SHARE = 0.2          # the WDF protocol's 80/20 split
 

@@ -15,11 +15,11 @@ import multiprocessing
 import resource
 
 import numpy as np
+from scan_setup import load_rows, scan_parser, timed
 
 from forestrepro.cascade.members import member_templates, seeded
 from forestrepro.cascade.scanning import default_window_sizes, sample_windows, window_layout
 from forestrepro.cascade.window_forest import GROWTH_CHUNK_TREES, WindowForest
-from scan_setup import load_rows, scan_parser, timed
 
 WAYS = ("at once", "in chunks")
 

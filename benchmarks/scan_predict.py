@@ -16,11 +16,11 @@ upper bounds. The ratio is steadier than the times.
 """
 
 import numpy as np
+from scan_setup import load_rows, scan_parser, timed
 
 from forestrepro.cascade.members import class_vectors, member_templates, seeded
 from forestrepro.cascade.scanning import default_window_sizes, sample_windows, window_layout
 from forestrepro.cascade.window_forest import WindowForest
-from scan_setup import load_rows, scan_parser, timed
 
 
 def main() -> None:

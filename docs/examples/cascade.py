@@ -15,8 +15,8 @@ Run: ``python docs/examples/cascade.py``; prints one line per model: test accura
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 
-from forestrepro.cascade.forest import CascadeForestClassifier
 from forestrepro.cascade.deep_forest import DeepForestClassifier
+from forestrepro.cascade.forest import CascadeForestClassifier
 from forestrepro.cascade.scanning import MultiGrainedScanner
 
 X, y = load_digits(return_X_y=True)

@@ -6,7 +6,6 @@ from math import comb
 
 import numpy as np
 import pytest
-
 from banzhaf_reference import banzhaf_index, normalize
 
 from forestrepro.trees.banzhaf import won_coalitions

@@ -18,8 +18,8 @@ from forestrepro.evaluation.seeds import split_seed
 from forestrepro.methods import build_method
 from forestrepro.methods.base import Method
 from forestrepro.report.claims import FAILS, HOLDS, UNKNOWN, evaluate_curve_claim
-from forestrepro.report.sections import _figure_claims
 from forestrepro.report.paper_figures import draw_figure
+from forestrepro.report.sections import _figure_claims
 
 PROTOCOL = {"kind": "learning_curve", "train_sizes": [20, 60, 150], "test_size": 100, "repeats": 2,
             "metrics": ["accuracy"]}

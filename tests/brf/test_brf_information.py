@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from banzhaf_reference import banzhaf_index, interdependence_matrix
 
 H_QUARTER = -(0.25 * np.log2(0.25) + 0.75 * np.log2(0.75))  # 0.811278 bits

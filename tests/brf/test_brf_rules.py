@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from forestrepro.trees import StoppingRules, build_tree
-from forestrepro.trees.rules import Midpoint, _scan
 from forestrepro.trees.banzhaf import count_partners
 from forestrepro.trees.mutual_information import information_from_bitsets
+from forestrepro.trees.rules import Midpoint, _scan
 from forestrepro.trees.rules.banzhaf_rule import (
     BanzhafMidpoint,
     node_bitsets,

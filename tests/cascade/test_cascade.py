@@ -3,13 +3,12 @@ and the choice of level (Algorithm 1 line 18), and independence of ``n_jobs``.""
 
 import numpy as np
 import pytest
+from cascade_helpers import blobs, recording
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
 from forestrepro.cascade.forest import CascadeForestClassifier
 from forestrepro.cascade.members import fold_ids, rows_in_columns
-
-from cascade_helpers import blobs, recording
 
 SMALL = dict(n_rf=1, n_crf=1, n_trees=8, n_folds=3, max_levels=3, early_stopping_rounds=2)
 

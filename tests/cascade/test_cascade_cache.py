@@ -8,10 +8,10 @@ import pytest
 from sklearn.datasets import make_classification
 
 from forestrepro.cascade import forest as cascade_module
-from forestrepro.checkpoint import parts as kept_parts
-from forestrepro.cascade.forest import CascadeForestClassifier
 from forestrepro.cascade.cache import cached_cascade_proba
+from forestrepro.cascade.forest import CascadeForestClassifier
 from forestrepro.checkpoint import content_key
+from forestrepro.checkpoint import parts as kept_parts
 
 
 def _data():

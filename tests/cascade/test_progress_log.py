@@ -10,8 +10,8 @@ from sklearn.datasets import make_classification
 
 from forestrepro import cli
 from forestrepro.cascade.forest import CascadeForestClassifier
-from forestrepro.checkpoint.parts import KeptParts
 from forestrepro.cascade.scan_cache import _wait_for
+from forestrepro.checkpoint.parts import KeptParts
 
 
 def test_kept_and_read_pieces_are_logged(tmp_path, caplog):

@@ -8,9 +8,9 @@ import pytest
 from sklearn.datasets import load_digits
 
 from forestrepro.cascade import scanning
-from forestrepro.checkpoint import parts as kept_parts
 from forestrepro.cascade.scan_cache import cached_scan, scan_key
 from forestrepro.cascade.scanning import MultiGrainedScanner
+from forestrepro.checkpoint import parts as kept_parts
 from forestrepro.evaluation.holdout import holdout_evaluation
 from forestrepro.methods import build_method
 

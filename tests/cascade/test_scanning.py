@@ -4,17 +4,20 @@ training rows, bounded batches, and the scanner + cascade estimator."""
 
 import numpy as np
 import pytest
+from cascade_helpers import RecordingForest, recording
 from numpy.lib.stride_tricks import sliding_window_view
 from sklearn.utils.estimator_checks import check_estimator
 
-from forestrepro.cascade.forest import CascadeForestClassifier
-from forestrepro.cascade.deep_forest import DeepForestClassifier
 from forestrepro.cascade import scanning
-from forestrepro.cascade.scanning import (MultiGrainedScanner, default_window_sizes,
-                                            sample_windows, window_layout)
+from forestrepro.cascade.deep_forest import DeepForestClassifier
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.cascade.scanning import (
+    MultiGrainedScanner,
+    default_window_sizes,
+    sample_windows,
+    window_layout,
+)
 from forestrepro.cascade.window_forest import WindowForest
-
-from cascade_helpers import RecordingForest, recording
 
 
 def window_index(size, shape, stride=1):

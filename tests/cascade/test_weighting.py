@@ -3,13 +3,16 @@ Eqs. (1)-(3) from training and out-of-bag rows, and the weighted sum of Eqs. (5)
 
 import numpy as np
 import pytest
+from cascade_helpers import blobs
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
-from forestrepro.cascade.weighting import (WeightedForestClassifier, log_odds_weights,
-                                             tree_accuracies, weighted_proba)
-
-from cascade_helpers import blobs
+from forestrepro.cascade.weighting import (
+    WeightedForestClassifier,
+    log_odds_weights,
+    tree_accuracies,
+    weighted_proba,
+)
 
 
 def test_eq4_on_hand_made_accuracies():

@@ -8,8 +8,7 @@ import openml
 import pandas as pd
 import pytest
 
-from forestrepro.data import DatasetError, load_dataset, load_spec
-from forestrepro.data import loader, openml_source
+from forestrepro.data import DatasetError, load_dataset, load_spec, loader, openml_source
 
 
 def copy_into_mirror(spec, source_dir, target_dir):

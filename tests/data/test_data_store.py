@@ -6,7 +6,6 @@ import json
 
 import numpy as np
 import pytest
-
 from fetch_step import fetch
 
 from forestrepro.data import DatasetError, load_dataset, load_spec, read_dataset, write_dataset

@@ -5,9 +5,9 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.utils.estimator_checks import check_estimator
 
+from forestrepro.config import compose_config
 from forestrepro.ensembles.textbook_rf import TextbookRandomForestClassifier
 from forestrepro.methods import MethodConfigError, build_method
-from forestrepro.config import compose_config
 from forestrepro.methods.baselines import subset_size
 from forestrepro.methods.registry import METHODS, method_class
 

@@ -171,8 +171,8 @@ def test_paper_mean_ranks_are_recomputed_from_its_cells():
 
 
 def test_report_names_what_the_experiment_ran_but_the_table_cannot_place(tmp_path):
-    from forestrepro.report.sections import table_result, table_section
     from forestrepro.report.document import Paragraph
+    from forestrepro.report.sections import table_result, table_section
 
     scores = {(d, m): [0.8, 0.9] for d in SPEC["datasets"] for m in SPEC["methods"]}
     spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": ["yale"], "methods": []}}

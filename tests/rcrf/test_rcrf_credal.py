@@ -3,6 +3,7 @@ leaf rule, the subset size, Fayyad-Irani discretisation and raw-threshold mappin
 
 import numpy as np
 import pytest
+from rcrf_data import load_pmlb
 
 from forestrepro.ensembles.credal import (
     CredalForestClassifier,
@@ -13,8 +14,6 @@ from forestrepro.ensembles.credal import (
 from forestrepro.trees import PluggableTreeClassifier
 from forestrepro.trees._nodes import LEAF
 from forestrepro.trees.rules import BestThreshold
-
-from rcrf_data import load_pmlb
 
 
 def _fit(tree, X, y, weight=None):

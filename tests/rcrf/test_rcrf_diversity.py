@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from rcrf_data import load_pmlb, published
 from sklearn.metrics import accuracy_score, cohen_kappa_score, f1_score
 
 from forestrepro.evaluation.diversity import (
@@ -13,8 +14,6 @@ from forestrepro.evaluation.diversity import (
     oob_metrics,
     pairwise_kappa_error,
 )
-
-from rcrf_data import load_pmlb, published
 
 
 def _sklearn_kappas(preds):

@@ -3,14 +3,13 @@ feature subsets, votes, out-of-bag predictions, per-tree predictions, determinis
 
 import numpy as np
 import pytest
+from rcrf_data import load_pmlb
 from sklearn.utils.estimator_checks import check_estimator
 
 from forestrepro.ensembles.credal import BreimanForestClassifier, CredalForestClassifier
 from forestrepro.ensembles.rcrf import PriorityClassTree, RCRFClassifier
 from forestrepro.trees import PluggableTreeClassifier
 from forestrepro.trees._nodes import LEAF
-
-from rcrf_data import load_pmlb
 
 
 @pytest.mark.parametrize("estimator", [

@@ -5,12 +5,11 @@ import numpy as np
 import pytest
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
+from tree_data import load_pmlb
 
 from forestrepro.ensembles.forest import PluggableForestClassifier
 from forestrepro.trees import PluggableTreeClassifier
 from forestrepro.trees.rules import Midpoint
-
-from tree_data import load_pmlb
 
 
 @pytest.mark.parametrize("estimator", [

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 from forestrepro.trees import PluggableTreeClassifier, StoppingRules, build_tree
-from forestrepro.trees.rules import BestThreshold, Midpoint
-from forestrepro.trees.rules import gain_ratio, gini, iig
+from forestrepro.trees.rules import BestThreshold, Midpoint, gain_ratio, gini, iig
 
 LOG2_3 = np.log2(3.0)
 

@@ -15,10 +15,9 @@ import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
+from tree_data import load_pmlb
 
 from forestrepro.trees import PluggableTreeClassifier
-
-from tree_data import load_pmlb
 
 
 def _impurity(counts, criterion):

@@ -12,7 +12,6 @@ import numba
 import numpy as np
 
 
-
 @numba.njit(cache=True)
 def _committee_best(S: np.ndarray, v: np.ndarray, total: np.ndarray, w: np.ndarray, members: np.ndarray,
                     weights: np.ndarray, lam_bar: int) -> tuple[int, int]:  # pragma: no cover - numba

@@ -45,13 +45,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .bounds import combinatorial_bound, lp_cover_bound, realisability_cut
+from .committees import committee_search, exact_eta
 from .cuts import row_big_m
 from .heuristic import Start, coordinate_search
 from .heuristic import local_search as run_local_search
 from .model import build_lp
 from .preprocess import Reduction, reduce
-from .bounds import combinatorial_bound, lp_cover_bound, realisability_cut
-from .committees import committee_search, exact_eta
 from .solver import EXACT_GAP, Result, _pair_cuts, _run_highs
 
 

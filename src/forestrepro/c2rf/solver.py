@@ -25,10 +25,12 @@ import highspy
 import numpy as np
 
 from .cuts import conflict_pairs, dominance_pairs, paper_big_m, row_big_m
-from .heuristic import Start, local_search as run_local_search
+from .heuristic import Start
+from .heuristic import local_search as run_local_search
 from .model import Layout, PairCuts, build_lp, start_vector
 from .preprocess import Reduction, identity, reduce
-from .priorities import priorities, priority_dive as run_priority_dive
+from .priorities import priorities
+from .priorities import priority_dive as run_priority_dive
 
 STATUS = {
     highspy.HighsModelStatus.kOptimal: "optimal",

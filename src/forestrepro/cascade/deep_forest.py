@@ -9,8 +9,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.cascade.forest import CascadeForestClassifier
-from forestrepro.cascade.scanning import MultiGrainedScanner
+from .forest import CascadeForestClassifier
+from .scanning import MultiGrainedScanner
 
 
 class DeepForestClassifier(ClassifierMixin, BaseEstimator):

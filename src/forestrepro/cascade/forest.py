@@ -32,9 +32,15 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro._validation import at_least, check_params
-from forestrepro.cascade.members import (MAX_SEED, MEMBER_CONSTRAINTS, cross_fit, fold_ids,
-                                                   fold_mean, member_templates)
+from .._validation import at_least, check_params
+from .members import (
+    MAX_SEED,
+    MEMBER_CONSTRAINTS,
+    cross_fit,
+    fold_ids,
+    fold_mean,
+    member_templates,
+)
 
 _log = logging.getLogger(__name__)
 

@@ -11,9 +11,8 @@ from sklearn.base import clone
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.model_selection import StratifiedKFold
 
-from forestrepro._validation import REAL, StrOptions, at_least, check_value
-from forestrepro.cascade.weighting import (ACCURACY_SOURCES, WEIGHT_RULES, WEIGHTINGS,
-                                           WeightedForestClassifier)
+from .._validation import REAL, StrOptions, at_least, check_value
+from .weighting import ACCURACY_SOURCES, WEIGHT_RULES, WEIGHTINGS, WeightedForestClassifier
 
 MAX_SEED = np.iinfo(np.int32).max
 

@@ -37,10 +37,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro._validation import at_least, check_params
-from forestrepro.cascade.members import (MAX_SEED, MEMBER_CONSTRAINTS, fold_ids,
-                                                   member_templates, seeded)
-from forestrepro.cascade.window_forest import WindowForest
+from .._validation import at_least, check_params
+from .members import MAX_SEED, MEMBER_CONSTRAINTS, fold_ids, member_templates, seeded
+from .window_forest import WindowForest
 
 WINDOW_DIVISORS = (16, 8, 4)
 

@@ -18,7 +18,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro._validation import REAL, HasMethods, StrOptions, check_params
+from .._validation import REAL, HasMethods, StrOptions, check_params
 
 WEIGHTINGS = ("none", "accuracy")
 ACCURACY_SOURCES = ("train", "oob")

@@ -29,7 +29,7 @@ not reproduced.
 import numpy as np
 from numba import njit
 
-from forestrepro.cascade.weighting import sum_over_tree_chunks
+from .weighting import sum_over_tree_chunks
 
 _LEAF = -1
 _GROUP = 8

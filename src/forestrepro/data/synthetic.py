@@ -74,9 +74,7 @@ def generate(spec):
     ``synthetic: {generator, n_samples, seed, params}``: ``n_samples`` points drawn by
     ``GENERATORS[generator](n_samples, seed=seed, **params)``, features named ``x1``, ``x2``,
     ...  The provenance says the data are synthetic and how they were drawn."""
-    import pandas as pd
 
-    from .errors import DatasetError
 
     source = spec["synthetic"]
     name = source["generator"]

@@ -11,7 +11,7 @@
 
 import numpy as np
 
-from forestrepro.evaluation.metrics import compute_metrics
+from .metrics import compute_metrics
 
 OOB_METRICS = ["accuracy", "f1_macro", "kappa"]
 _EXACT_FLOAT32 = 2**24

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
-from ..cascade.forest import CascadeForestClassifier
 from ..cascade.cache import cached_cascade_proba
 from ..cascade.deep_forest import DeepForestClassifier
+from ..cascade.forest import CascadeForestClassifier
 from ..cascade.scan_cache import Scan, cached_scan
 from ..cascade.scanning import MultiGrainedScanner
 from .base import Method, MethodConfigError, with_jobs

@@ -21,7 +21,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ..stats.cd_groups import check_cd, sorted_ranks, cd_groups
+from ..stats.cd_groups import cd_groups, check_cd, sorted_ranks
 
 __all__ = ["plot_cd_diagram"]
 

@@ -19,8 +19,8 @@ Each kind is one function ``(runs, spec) -> Figure``; ``spec`` is the figure's e
 
 from __future__ import annotations
 
-import textwrap
 import json
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +28,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..io import atomic_path, write_text_atomic
-from .claims import evaluate_curve_claim
 from .c2rf_figures import paired_difference_box, runtime_ecdf
+from .claims import evaluate_curve_claim
 
 MARKERS = "osD^v<>ph*"
 

@@ -7,8 +7,8 @@ It takes the rule's kernel and the label view's chooser as first-class numba fun
 import numpy as np
 from numba import njit, types
 
-from forestrepro.trees import _nodes
-from forestrepro.trees._kernel_api import (
+from . import _nodes
+from ._kernel_api import (
     F64_1D,
     F64_2D,
     INTP_1D,

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from forestrepro.trees import _nodes
-from forestrepro.trees._grow import grow
-from forestrepro.trees._rng import new_state
-from forestrepro.trees.rules.base import CompiledSplitRule, NodeView, PythonSplitRule
-from forestrepro.trees.rules.label_view import OriginalLabels
-from forestrepro.trees.tree import Tree
+from . import _nodes
+from ._grow import grow
+from ._rng import new_state
+from .rules.base import CompiledSplitRule, NodeView, PythonSplitRule
+from .rules.label_view import OriginalLabels
+from .tree import Tree
 
 _UNLIMITED = np.iinfo(np.intp).max
 
@@ -63,8 +63,12 @@ def _check_inside(X, samples, lo, hi):
                          "(e.g. to [0, 1]) or use the data range as root cell")
 
 
+ORIGINAL_LABELS = OriginalLabels()
+"""The default label view: every node scored on the original labels."""
+
+
 def build_tree(X, y, n_classes, rule, *, sample_weight=None, stopping=StoppingRules(),
-               features=None, n_eval=None, root_cell=None, label_view=OriginalLabels(),
+               features=None, n_eval=None, root_cell=None, label_view=ORIGINAL_LABELS,
                seed=0):
     """Grow a tree on ``X`` (n_samples, n_features) and labels ``y`` in ``[0, n_classes)``.
 

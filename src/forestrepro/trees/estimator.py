@@ -8,11 +8,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from forestrepro._validation import COUNT, Interval, StrOptions, at_least, check_params, resolve_count
-from forestrepro.trees.builder import StoppingRules, build_tree, unit_cell
-from forestrepro.trees.rules.base import SplitRule
-from forestrepro.trees.rules.best_threshold import BestThreshold
-from forestrepro.trees.rules.label_view import OriginalLabels, PriorityClassView
+from .._validation import COUNT, Interval, StrOptions, at_least, check_params, resolve_count
+from .builder import StoppingRules, build_tree, unit_cell
+from .rules.base import SplitRule
+from .rules.best_threshold import BestThreshold
+from .rules.label_view import OriginalLabels, PriorityClassView
 
 _MAX_SEED = np.iinfo(np.int32).max
 

@@ -21,7 +21,6 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-
 # --- mutual information -------------------------------------------------------------------
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._nodes import LEAF
+from ._nodes import LEAF
 
 
 @njit(cache=True, nogil=True)

@@ -16,9 +16,9 @@ of them was usable; a feature constant at the node is unusable but counts as dra
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import FEATURE_THRESHOLD
-from forestrepro.trees._rng import rand_int
-from forestrepro.trees._sort import sort_together
+from .._kernel_api import FEATURE_THRESHOLD
+from .._rng import rand_int
+from .._sort import sort_together
 
 _FT = np.float32(FEATURE_THRESHOLD)
 

@@ -43,10 +43,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees._rng import next_u64, rand_int
-from forestrepro.trees.banzhaf import count_partners, powers
-from forestrepro.trees.mutual_information import (
+from .._kernel_api import SPLIT_KERNEL_SIG
+from .._rng import next_u64, rand_int
+from ..banzhaf import count_partners, powers
+from ..mutual_information import (
     BITSET_MAX_SAMPLES,
     XLOGX_TABLE_SIZE,
     add_weight_bits,
@@ -54,8 +54,8 @@ from forestrepro.trees.mutual_information import (
     information_from_bitsets,
     weight_planes_needed,
 )
-from forestrepro.trees.rules import _scan, gain_ratio
-from forestrepro.trees.rules.base import CompiledSplitRule
+from . import _scan, gain_ratio
+from .base import CompiledSplitRule
 
 _ROOTS = ("gain_ratio", "banzhaf")
 _OF = ("cell", "data")

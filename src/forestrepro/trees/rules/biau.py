@@ -28,12 +28,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees._rng import rand_int
-from forestrepro.trees.banzhaf import MAX_PLAYERS_EQ1
-from forestrepro.trees.rules import _scan, gain_ratio
-from forestrepro.trees.rules.banzhaf_rule import check_banzhaf_options, node_range, node_scores
-from forestrepro.trees.rules.base import CompiledSplitRule
+from .._kernel_api import SPLIT_KERNEL_SIG
+from .._rng import rand_int
+from ..banzhaf import MAX_PLAYERS_EQ1
+from . import _scan, gain_ratio
+from .banzhaf_rule import check_banzhaf_options, node_range, node_scores
+from .base import CompiledSplitRule
 
 IMPORTANCES = ("gain_ratio", "banzhaf")
 _OF = ("cell", "data")

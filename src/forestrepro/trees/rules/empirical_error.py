@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import FEATURE_THRESHOLD, SPLIT_KERNEL_SIG
-from forestrepro.trees._rng import rand_int
-from forestrepro.trees._sort import sort_together
-from forestrepro.trees.rules import _scan
-from forestrepro.trees.rules.base import CompiledSplitRule
+from .._kernel_api import FEATURE_THRESHOLD, SPLIT_KERNEL_SIG
+from .._rng import rand_int
+from .._sort import sort_together
+from . import _scan
+from .base import CompiledSplitRule
 
 _FT = np.float32(FEATURE_THRESHOLD)
 

@@ -10,9 +10,9 @@ leaves both children non-empty.  The rule maximises ``GR`` over all candidate cu
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees.rules import _scan
-from forestrepro.trees.rules.entropy import entropy
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan
+from .entropy import entropy
 
 
 @njit(cache=True, nogil=True)

@@ -9,8 +9,8 @@ only by a constant of the node, so both pick the same split (and the same split 
 
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees.rules import _scan
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan
 
 
 @njit(cache=True, nogil=True)

@@ -18,8 +18,8 @@ leaf.  ``params[0]`` is ``s``.
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees.rules import _scan
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan
 
 
 @njit(cache=True, nogil=True)

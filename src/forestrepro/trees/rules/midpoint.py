@@ -15,10 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees.rules import _scan
-from forestrepro.trees.rules.base import CompiledSplitRule
-from forestrepro.trees.rules.criteria import criterion_module
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan
+from .base import CompiledSplitRule
+from .criteria import criterion_module
 
 _OF = ("cell", "data")
 
