@@ -14,6 +14,7 @@ GIL), so a forest does not depend on ``n_jobs``. A forest defines ``_make_tree(s
 
 from __future__ import annotations
 
+import inspect
 import threading
 import warnings
 from numbers import Integral, Real
@@ -51,6 +52,16 @@ STOPPING_CONSTRAINTS: dict[str, list] = {
 
 ALWAYS_BAGGED = ("bootstrap", "max_samples")
 """Parameters of the forests that always bag all ``n`` rows (RCRF's, the credal forest's)."""
+
+
+def base_arguments(base: type, arguments: dict) -> dict:
+    """The arguments of ``base.__init__`` among ``arguments`` (a subclass ``__init__``'s
+    ``locals()``): ``super().__init__(**base_arguments(Base, locals()))`` hands the shared
+    parameters to the base, which sets them (a parameter the subclass does not take, such as
+    RCRF's ``bootstrap``, keeps the base's default). scikit-learn reads every parameter from
+    the subclass's own signature, so each forest still lists them there."""
+    names = list(inspect.signature(base.__init__).parameters)[1:]
+    return {name: arguments[name] for name in names if name in arguments}
 
 
 class BaggedForest(ClassifierMixin, BaseEstimator):
@@ -275,9 +286,7 @@ class PaperForest(BaggedForest):
                  min_samples_split=2, max_leaf_nodes=None, max_error_fraction=0.0,
                  bootstrap=True, max_samples=None, voting="hard", oob_score=False, n_jobs=None,
                  random_state=None):
-        super().__init__(n_estimators, bootstrap=bootstrap, max_samples=max_samples,
-                         voting=voting, oob_score=oob_score, n_jobs=n_jobs,
-                         random_state=random_state)
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.h_offset = h_offset
         self.h = h
         self.max_depth = max_depth

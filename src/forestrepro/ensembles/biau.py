@@ -15,7 +15,7 @@ from sklearn.utils.validation import validate_data
 from .._validation import COUNT, Interval, StrOptions, at_least, check_params, resolve_count
 from ..trees.rules.banzhaf_rule import MAX_BINS
 from ..trees.rules.biau import IMPORTANCES, StrongWeakMidpoint, feature_scores, strong_features
-from ._base import PaperForest
+from ._base import PaperForest, base_arguments
 
 
 class Biau12ForestClassifier(PaperForest):
@@ -80,11 +80,7 @@ class Biau12ForestClassifier(PaperForest):
                  max_depth=None, min_samples_split=2, max_leaf_nodes=None,
                  max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
                  oob_score=False, n_jobs=None, random_state=None):
-        super().__init__(n_estimators, h_offset=h_offset, h=h, max_depth=max_depth,
-                         min_samples_split=min_samples_split, max_leaf_nodes=max_leaf_nodes,
-                         max_error_fraction=max_error_fraction, bootstrap=bootstrap,
-                         max_samples=max_samples, voting=voting, oob_score=oob_score,
-                         n_jobs=n_jobs, random_state=random_state)
+        super().__init__(**base_arguments(PaperForest, locals()))
         self.importance = importance
         self.n_strong = n_strong
         self.of = of

@@ -19,7 +19,7 @@ from numbers import Integral
 from .._validation import Interval, StrOptions, at_least
 from ..trees.rules.banzhaf_rule import MAX_BINS, BanzhafMidpoint
 from ..trees.rules.best_threshold import BestThreshold
-from ._base import PaperForest, paper_h
+from ._base import PaperForest, base_arguments, paper_h
 
 __all__ = ["BanzhafForestClassifier", "GainRatioForestClassifier", "paper_h"]
 
@@ -80,11 +80,7 @@ class BanzhafForestClassifier(PaperForest):
                  max_depth=None, min_samples_split=2, max_leaf_nodes=None,
                  max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
                  oob_score=False, n_jobs=None, random_state=None):
-        super().__init__(n_estimators, h_offset=h_offset, h=h, max_depth=max_depth,
-                         min_samples_split=min_samples_split, max_leaf_nodes=max_leaf_nodes,
-                         max_error_fraction=max_error_fraction, bootstrap=bootstrap,
-                         max_samples=max_samples, voting=voting, oob_score=oob_score,
-                         n_jobs=n_jobs, random_state=random_state)
+        super().__init__(**base_arguments(PaperForest, locals()))
         self.variant = variant
         self.max_coalition = max_coalition
         self.n_bins = n_bins
@@ -142,11 +138,7 @@ class GainRatioForestClassifier(PaperForest):
                  max_depth=None, min_samples_split=2, max_leaf_nodes=None,
                  max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
                  oob_score=False, n_jobs=None, random_state=None):
-        super().__init__(n_estimators, h_offset=h_offset, h=h, max_depth=max_depth,
-                         min_samples_split=min_samples_split, max_leaf_nodes=max_leaf_nodes,
-                         max_error_fraction=max_error_fraction, bootstrap=bootstrap,
-                         max_samples=max_samples, voting=voting, oob_score=oob_score,
-                         n_jobs=n_jobs, random_state=random_state)
+        super().__init__(**base_arguments(PaperForest, locals()))
         self.feature_subset = feature_subset
 
     def _tree_kwargs(self):

@@ -44,7 +44,7 @@ from numba import njit
 from .._validation import COUNT, REAL, StrOptions
 from ..trees.estimator import PluggableTreeClassifier
 from ..trees.rules.best_threshold import BestThreshold
-from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin
+from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin, base_arguments
 
 _FOREST_CONSTRAINTS = {k: v for k, v in BaggedForest._parameter_constraints.items()
                        if k not in ALWAYS_BAGGED}
@@ -215,8 +215,7 @@ class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
 
     def __init__(self, n_estimators=100, *, max_features="log2+1", s=1.0, discretize=None,
                  voting="hard", oob_score=False, n_jobs=None, random_state=None):
-        super().__init__(n_estimators, voting=voting, oob_score=oob_score, n_jobs=n_jobs,
-                         random_state=random_state)
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
         self.s = s
         self.discretize = discretize
@@ -249,8 +248,7 @@ class BreimanForestClassifier(TreePredictionsMixin, BaggedForest):
 
     def __init__(self, n_estimators=100, *, max_features="log2", voting="hard",
                  oob_score=False, n_jobs=None, random_state=None):
-        super().__init__(n_estimators, voting=voting, oob_score=oob_score, n_jobs=n_jobs,
-                         random_state=random_state)
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
 
     def _make_tree(self, seed):

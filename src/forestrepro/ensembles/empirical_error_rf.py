@@ -16,7 +16,7 @@ from __future__ import annotations
 from .._validation import COUNT, at_least
 from ..trees.estimator import PluggableTreeClassifier
 from ..trees.rules.empirical_error import EmpiricalError
-from ._base import BaggedForest
+from ._base import BaggedForest, base_arguments
 
 
 class EmpiricalErrorForestClassifier(BaggedForest):
@@ -51,9 +51,7 @@ class EmpiricalErrorForestClassifier(BaggedForest):
     def __init__(self, n_estimators=100, *, max_features="log2", min_samples_split=2,
                  max_leaf_nodes=None, bootstrap=True, max_samples=None, voting="hard",
                  oob_score=False, n_jobs=None, random_state=None):
-        super().__init__(n_estimators, bootstrap=bootstrap, max_samples=max_samples,
-                         voting=voting, oob_score=oob_score, n_jobs=n_jobs,
-                         random_state=random_state)
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
         self.min_samples_split = min_samples_split
         self.max_leaf_nodes = max_leaf_nodes

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .._validation import COUNT, StrOptions
 from ..trees.estimator import PluggableTreeClassifier
 from ..trees.rules.base import SplitRule
-from ._base import STOPPING_CONSTRAINTS, BaggedForest
+from ._base import STOPPING_CONSTRAINTS, BaggedForest, base_arguments
 
 _TREE_PARAMS = ("split_rule", "max_depth", "min_samples_split", "max_leaf_nodes",
                 "max_error_fraction", "max_features", "subspace_size", "root_cell")
@@ -52,9 +52,7 @@ class PluggableForestClassifier(BaggedForest):
                  max_features="sqrt", subspace_size=None, root_cell="data", bootstrap=True,
                  max_samples=None, voting="soft", oob_score=False, n_jobs=None,
                  random_state=None):
-        super().__init__(n_estimators, bootstrap=bootstrap, max_samples=max_samples,
-                         voting=voting, oob_score=oob_score, n_jobs=n_jobs,
-                         random_state=random_state)
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.split_rule = split_rule
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -63,23 +61,6 @@ class PluggableForestClassifier(BaggedForest):
         self.max_features = max_features
         self.subspace_size = subspace_size
         self.root_cell = root_cell
-
-    def fit(self, X, y):
-        """Grow the forest on ``X`` (n_samples, n_features) and class labels ``y``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data (read as float32).
-        y : array-like of shape (n_samples,)
-            Class labels.
-
-        Returns
-        -------
-        self : object
-            The fitted forest.
-        """
-        return super().fit(X, y)
 
     def _make_tree(self, seed):
         return PluggableTreeClassifier(

@@ -37,7 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import COUNT, StrOptions
 from ..trees.estimator import PluggableTreeClassifier
 from ..trees.rules.label_view import LabelView, PriorityClassView
-from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin
+from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin, base_arguments
 
 
 @dataclass(frozen=True)
@@ -119,8 +119,7 @@ class RCRFClassifier(TreePredictionsMixin, BaggedForest):
     def __init__(self, n_estimators=100, *, max_features="log2", feature_subset="per_node",
                  priority_draw="all", absent_class_labels="original", voting="hard",
                  oob_score=False, n_jobs=None, random_state=None):
-        super().__init__(n_estimators, voting=voting, oob_score=oob_score, n_jobs=n_jobs,
-                         random_state=random_state)
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
         self.feature_subset = feature_subset
         self.priority_draw = priority_draw
