@@ -1,7 +1,9 @@
 """Atomic file output: every rule writes to a temporary file and renames it into place.
 
 An interrupted job therefore never leaves a half-written output that a rerun would take
-for finished work.
+for finished work. The file gets the mode a plain ``open`` would give it (0666 less the
+umask), not ``mkstemp``'s private 0600, so collaborators sharing a results directory can
+read what the pipeline wrote.
 """
 
 from __future__ import annotations
@@ -11,6 +13,13 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 @contextlib.contextmanager
@@ -27,6 +36,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     tmp = Path(tmp_name)
     try:
         yield tmp
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     finally:
         if tmp.exists():

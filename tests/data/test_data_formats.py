@@ -30,31 +30,66 @@ def test_arff_nominal_numeric_and_missing(tmp_path, make_spec):
         "red,1.5,2,yes\nblue,?,4,no\ngreen,3.0,0,yes\n?,2.0,2,no\n"
     )
     spec = make_spec(tmp_path, {"format": "arff", "files": ["tiny.arff"], "target_column": "class"}, (4, 3, 2))
-    loaded = load(spec, tmp_path)
-    frame = loaded.frame
-    # sorted categories: blue=0, green=1, red=2; numeric categories keep their values
-    np.testing.assert_array_equal(frame["colour"].to_numpy(), [2.0, 0.0, 1.0, np.nan])
-    np.testing.assert_array_equal(frame["size"].to_numpy(), [1.5, np.nan, 3.0, 2.0])
-    np.testing.assert_array_equal(frame["legs"].to_numpy(), [2.0, 4.0, 0.0, 2.0])
-    assert frame["target"].tolist() == ["yes", "no", "yes", "no"]
-    assert loaded.provenance["categories"] == {"colour": ["blue", "green", "red"]}
+    # no method takes a missing value: an error unless the data set drops incomplete rows
+    with pytest.raises(DatasetError, match=r"tiny \(mirror file\(s\) tiny.arff\): 2 missing value\(s\) in 2 "
+                                           r"column\(s\); the first in column 'size', data row 2\. .*drop_incomplete"):
+        load(spec, tmp_path)
 
     spec = make_spec(tmp_path, spec["mirror"] | {"files": ["tiny.arff"]}, (2, 3, 1), drop_incomplete_rows=True)
     loaded = load(spec, tmp_path)
-    assert loaded.frame["colour"].tolist() == [2.0, 1.0]
+    # sorted categories: blue=0, green=1, red=2; numeric categories keep their values
+    np.testing.assert_array_equal(loaded.frame["colour"].to_numpy(), [2.0, 1.0])
+    np.testing.assert_array_equal(loaded.frame["size"].to_numpy(), [1.5, 3.0])
+    np.testing.assert_array_equal(loaded.frame["legs"].to_numpy(), [2.0, 0.0])
+    assert loaded.frame["target"].tolist() == ["yes", "yes"]
+    assert loaded.provenance["categories"] == {"colour": ["blue", "green", "red"]}
     assert loaded.provenance["dropped_incomplete_rows"] == 2
 
 
 def test_uci_data_with_question_marks(tmp_path, make_spec):
-    (tmp_path / "tiny.data").write_text("1,?,a,x\n2, 3.5,b,y\n?,4,a,x\n")
+    (tmp_path / "tiny.data").write_text("1,?,a,x\n2, 3.5,b,y\n?,4,a,x\n5,6,a,x\n")
     mirror = {"format": "uci_data", "files": ["tiny.data"], "separator": ",", "header": False,
-              "target_column": -1, "missing_values": ["?"]}
-    frame = load(make_spec(tmp_path, mirror, (3, 3, 2)), tmp_path).frame
+              "target_column": -1}
+    # '?' not declared as a missing-value marker: a column of numbers with a stray token
+    with pytest.raises(DatasetError, match=r"tiny .*column 'x0', data row 3: '\?' is not a number, in a column of "
+                                           r"numbers \(1 such cell\(s\)\); .*mirror.missing_values"):
+        load(make_spec(tmp_path, mirror, (4, 3, 2)), tmp_path)
+    mirror["missing_values"] = ["?"]
+    with pytest.raises(DatasetError, match="2 missing value.*column 'x1', data row 1"):
+        load(make_spec(tmp_path, mirror, (4, 3, 2)), tmp_path)
+    frame = load(make_spec(tmp_path, mirror, (2, 3, 2), drop_incomplete_rows=True), tmp_path).frame
     assert list(frame.columns) == ["x0", "x1", "x2", "target"]
-    np.testing.assert_array_equal(frame["x0"].to_numpy(), [1.0, 2.0, np.nan])
-    np.testing.assert_array_equal(frame["x1"].to_numpy(), [np.nan, 3.5, 4.0])
-    np.testing.assert_array_equal(frame["x2"].to_numpy(), [0.0, 1.0, 0.0])
-    assert frame["target"].tolist() == ["x", "y", "x"]
+    np.testing.assert_array_equal(frame["x0"].to_numpy(), [2.0, 5.0])
+    np.testing.assert_array_equal(frame["x1"].to_numpy(), [3.5, 6.0])
+    np.testing.assert_array_equal(frame["x2"].to_numpy(), [1.0, 0.0])  # a = 0, b = 1
+    assert frame["target"].tolist() == ["y", "x"]
+
+
+@pytest.mark.parametrize(("cell", "match"), [
+    ("nan", r"column 'b', data row 2: 'nan' is not a number, in a column of numbers \(1 such cell"),
+    ("NA", r"column 'b', data row 2: 'NA' is not a number"),
+    ("", r"1 missing value\(s\) in 1 column\(s\); the first in column 'b', data row 2\."),
+    ("inf", r"1 infinite value\(s\); the first in column 'b', data row 2"),
+    ("-Infinity", r"1 infinite value\(s\); the first in column 'b', data row 2"),
+])
+def test_a_numeric_column_is_read_strictly(tmp_path, make_spec, cell, match):
+    """A token that is not a number in a column of numbers, a missing or an infinite value is an
+    error naming the data set, file, column and data row, not a categorical column or a NaN that
+    fails inside training."""
+    (tmp_path / "t.csv").write_text(f"a,b,target\n1,0.5,x\n2,{cell},y\n3,1.5,x\n")
+    mirror = {"format": "csv", "files": ["t.csv"], "separator": ",", "header": True, "target_column": "target"}
+    with pytest.raises(DatasetError, match=r"^tiny \(mirror file\(s\) t.csv\): " + match):
+        load(make_spec(tmp_path, mirror, (3, 2, 2)), tmp_path)
+
+
+def test_a_column_of_words_and_numbers_stays_categorical(tmp_path, make_spec):
+    """car's doors ('2', '3', '4', '5more'): a word that is not a missing-value token makes the
+    column categorical, coded by sorted string value, as before."""
+    (tmp_path / "t.csv").write_text("doors,target\n2,x\n5more,y\n4,x\n3,y\n")
+    mirror = {"format": "csv", "files": ["t.csv"], "separator": ",", "header": True, "target_column": "target"}
+    loaded = load(make_spec(tmp_path, mirror, (4, 1, 2)), tmp_path)
+    assert loaded.provenance["categories"] == {"doors": ["2", "3", "4", "5more"]}
+    assert loaded.frame["doors"].tolist() == [0.0, 3.0, 2.0, 1.0]
 
 
 def test_uci_data_whitespace_with_names_and_dropped_column(tmp_path, make_spec):

@@ -3,7 +3,13 @@
 import pandas as pd
 import pytest
 
-from forestrepro.report.claims import FAILS, HOLDS, UNKNOWN, evaluate_claim
+from forestrepro.report.claims import (
+    FAILS,
+    HOLDS,
+    UNKNOWN,
+    evaluate_claim,
+    evaluate_curve_claim,
+)
 
 CELLS = pd.DataFrame(
     [
@@ -193,3 +199,29 @@ def test_average_rows_need_every_cell_of_their_group():
     assert rows["hi", "b"] == {"group": "hi", "datasets": ["hi1"], "method": "b", "mean": 0.90, "published_mean": 0.85,
                                "delta": pytest.approx(0.05), "tolerance": 0.02, "within": False}
     assert rows["gone", "a"]["mean"] is None  # hi2 has no cell
+
+
+def _sweep(curves: dict) -> pd.DataFrame:
+    """Runs of a sweep: {(dataset, method): {x: [accuracy per fold]}}."""
+    return pd.DataFrame([{"dataset": d, "method": m, "sweep_value": x, "accuracy": v}
+                         for (d, m), curve in curves.items() for x, values in curve.items() for v in values])
+
+
+def test_flat_from_by_hand_on_each_data_set():
+    """Means: musk2 brf 0.80, 0.90, 0.92, 0.89 at h = 2, 10, 14, 18 (span from 10: 0.03); rf 0.91,
+    0.94 (0.03); sonar brf 0.86, 0.82 (0.04, or 0.06 with x = 8 in the window)."""
+    claim = {"text": "robust from h = 10", "kind": "flat_from", "a": "brf", "methods": ["brf", "rf"], "from": 10,
+             "within": 0.05}
+    runs = _sweep({("musk2", "brf"): {2: [0.8], 10: [0.89, 0.91], 14: [0.92], 18: [0.89]},
+                   ("musk2", "rf"): {10: [0.91], 14: [0.94]},
+                   ("sonar", "brf"): {8: [0.80], 10: [0.86], 14: [0.82]},
+                   ("sonar", "rf"): {10: [0.85], 14: [0.85]}})
+    got = evaluate_curve_claim(claim, runs, "accuracy", "sweep_value")
+    assert got["ours"] == HOLDS and got["paper"] == UNKNOWN
+    assert "musk2: holds, brf spans 0.0300, rf spans 0.0300 over x from 10" in got["ours_evidence"]
+    assert "sonar: holds, brf spans 0.0400" in got["ours_evidence"]
+    assert evaluate_curve_claim({**claim, "from": 8}, runs, "accuracy", "sweep_value")["ours"] == FAILS  # sonar 0.06
+    window = evaluate_curve_claim({**claim, "from": 2, "to": 10, "methods": ["brf"]}, runs, "accuracy", "sweep_value")
+    assert window["ours"] == FAILS and "musk2: does not hold, brf spans 0.1000 over x from 2 to 10" in window["ours_evidence"]
+    lonely = evaluate_curve_claim({**claim, "from": 14}, runs, "accuracy", "sweep_value")
+    assert lonely["ours"] == UNKNOWN and "fewer than two points" in lonely["ours_evidence"]

@@ -219,3 +219,13 @@ def test_data_sets_read_whole_give_the_same_config_as_hydras_merge(profile):
     assert json.dumps(fast) == json.dumps(merged)  # not sort_keys: the order counts too
     changed = compose_config(["dataset.housing.target_transform.threshold=20.0"])
     assert changed["dataset"]["housing"]["target_transform"]["threshold"] == 20.0
+
+
+def test_a_methods_resources_are_not_part_of_its_jobs_specs(tmp_path):
+    """Threads, memory and time fit a job to a machine; changing them reruns nothing."""
+    base, _ = plan_spec_files(compose_config(), "t", tmp_path)
+    fitted, files = plan_spec_files(compose_config(["+method.rf.resources.threads=1", "method.rf.resources.mem_mb=500"]),
+                                    "t", tmp_path)
+    assert [(j.path, j.spec_digest) for j in fitted] == [(j.path, j.spec_digest) for j in base]
+    assert any(j.method == "rf" for j in base)
+    assert not any('"resources"' in text for path, text in files.items() if "/specs/" in str(path))

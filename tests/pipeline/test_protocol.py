@@ -66,6 +66,18 @@ def test_single_class_training_fold_is_named():
         nested_cross_validation(build_method(KNN), X, y, paper="p", dataset="tiny", root_seed=1, protocol=protocol)
 
 
+def test_classes_too_small_for_stratified_folds_are_named():
+    X = np.random.default_rng(0).random((8, 2))
+    y = np.array([0, 0, 1, 1, 2, 2, 3, 3])  # no class has 3 rows: 3 stratified folds cannot be cut
+    with pytest.raises(ProtocolError, match=r"data set 'pairs': cannot cut 8 rows \(4 classes, the largest with 2 "
+                                            r"rows\) into 3 folds"):
+        nested_cross_validation(build_method(KNN), X, y, paper="p", dataset="pairs", root_seed=1, protocol=PROTOCOL)
+    y = np.array([0, 0, 0, 1, 1, 1, 2, 3])  # 3 outer folds can be cut, but no training fold (5 or 6 rows)
+    grid = build_method({**KNN, "grid": {"n_neighbors": [1, 2]}})  # has a class of 6 rows for 6 inner folds
+    with pytest.raises(ProtocolError, match=r"data set 'pairs', repeat 0, outer fold 0 \(inner folds\): cannot cut"):
+        nested_cross_validation(grid, X, y, paper="p", dataset="pairs", root_seed=1, protocol={**PROTOCOL, "inner_folds": 6})
+
+
 def test_stratified_subsample_keeps_class_shares():
     X = np.arange(1000).reshape(-1, 1).astype(float)
     y = np.array([0] * 900 + [1] * 100)

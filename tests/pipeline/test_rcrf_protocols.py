@@ -24,10 +24,11 @@ def data():
 
 def test_oob_repeats_score_each_regrown_forest(data):
     X, y = data
-    rows = oob_repeats(_method(), X, y, paper="rcrf", dataset="d", root_seed=1, protocol={"repeats": 2})
+    rows = oob_repeats(_method(), X, y, paper="rcrf", dataset="d", root_seed=1,
+                       protocol={"repeats": 2, "metrics": ["accuracy", "f1_macro_min5"]})
     assert list(rows["repeat"]) == [0, 1]
     assert rows["model_seed"].nunique() == 2
-    assert ((rows["accuracy"] > 0.4) & (rows["accuracy"] <= 1)).all()
+    assert ((rows["accuracy"] > 0.4) & (rows["accuracy"] <= 1)).all() and "f1_macro_min5" in rows
     assert (rows["n_scored"] + rows["n_unscored"] == len(y)).all()
 
 

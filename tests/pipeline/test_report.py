@@ -1,6 +1,7 @@
 """The published-vs-regenerated table: tolerance rule, ranks, files, determinism."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -201,8 +202,6 @@ def test_a_method_the_paper_lacks_gets_no_published_column(tmp_path):
 
 
 def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monkeypatch):
-    from pathlib import Path
-
     from forestrepro.report.build import build_report
 
     monkeypatch.chdir(tmp_path)  # the pipeline runs from the repository root
@@ -303,3 +302,30 @@ def test_a_published_value_beyond_our_limit_is_said_so_with_or_without_our_value
     reached = beyond.copy()
     reached["beyond_limit"], reached["published_mean"] = False, 2.5
     assert _verdict(reached, spec, {}).text.startswith("no value")
+
+
+def test_an_empty_cell_says_what_its_runs_did(tmp_path, monkeypatch):
+    """C2RF-like runs: a cell whose runs all timed out names their solver status; a run-time
+    cell with too few solved samples says how many solved and what the table needs."""
+    from forestrepro.report.build import build_report
+
+    monkeypatch.chdir(tmp_path)
+    rows = [{"dataset": "wine", "method": m, "fold": i, "accuracy": a, "seconds": t, "solved": ok, "status": st}
+            for m, runs in {"svm": [(0.9, 1.0, True, "optimal")] * 3,
+                            "knn": [(float("nan"), 10.0, False, "time_limit")] * 2 + [(0.7, 3.0, True, "optimal")],
+                            "rf": [(float("nan"), 10.0, False, "time_limit")] * 3}.items()
+            for i, (a, t, ok, st) in enumerate(runs)]
+    spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": [], "methods": []}, "claims": [], "rank": False,
+            "dataset_order": ["wine"], "datasets": {"wine": "wine"}}
+    records = [{"job": f"brf/main/{m}/wine", "rows": 3, "wall_seconds": 1.0, "made": "2026-01-01T00:00:00Z",
+                "git": {"commit": "abc", "clean": True}, "code": {"digest": "0" * 64}, "spec": {"dataset": "wine"},
+                "data": {}, "environment": {"machine": "m", "python": "3.11", "packages": {}}} for m in ("svm", "knn", "rf")]
+    out = Path("results") / "report" / "t"
+    write_table(build_table(pd.DataFrame(rows), spec), tmp_path / "tables" / "acc")
+    timed = {**spec, "metric": "seconds", "aggregate": "median", "min_solved_share": 0.6}
+    write_table(build_table(pd.DataFrame(rows), timed), tmp_path / "tables" / "time")
+    build_report("t", [(tmp_path / "tables" / "acc", spec, None), (tmp_path / "tables" / "time", timed, None)], [], {},
+                 records, out, n_jobs=3)
+    md = (out / "index.md").read_text()
+    assert "wine / rf: no value: the job ran, but none of its 3 runs has one (solver status: time_limit x3)" in md
+    assert "wine / knn: no value: 1 of 3 runs solved within the time limit, fewer than the 60% the table needs" in md

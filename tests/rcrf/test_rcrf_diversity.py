@@ -59,7 +59,7 @@ def test_oob_metrics_leave_out_rows_never_out_of_bag():
     decision = np.array([[0.6, 0.4, 0.0], [np.nan] * 3, [0.2, 0.3, 0.5], [0.5, 0.5, 0.0],
                          [0.0, 1.0, 0.0], [0.1, 0.1, 0.8]])
     y = np.array(["a", "b", "c", "b", "b", "a"])
-    result = oob_metrics(decision, y, classes)
+    result = oob_metrics(decision, y, classes, ["accuracy", "f1_macro", "kappa"])
     y_pred = np.array(["a", "c", "a", "b", "c"])  # ties to the first class
     scored = [0, 2, 3, 4, 5]
     assert result["n_scored"] == 5 and result["n_unscored"] == 1

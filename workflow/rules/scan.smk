@@ -13,6 +13,8 @@ rule scan:
         f"{RESULTS}/runs/{TAG}/scans/{{scan}}.json",
     log:
         f"{RESULTS}/logs/{TAG}/scan/{{scan}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/{TAG}/scan/{{scan}}.tsv"
     params:  # the scan's name holds the digest of what it depends on (config.jobs.scan_name)
         cli=FORESTREPRO,
         spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{SCAN_JOBS[wc.scan].path}.json",

@@ -29,6 +29,10 @@ rule train:
         provenance=f"{RESULTS}/runs/{TAG}/{{job}}.provenance.json",
     log:
         f"{RESULTS}/logs/{TAG}/train/{{job}}.log",
+    # Snakemake's measurement of the job (wall and CPU seconds, peak memory): what it used of
+    # what it reserved (benchmarks/cores_used.py); missing, it reruns nothing
+    benchmark:
+        f"{RESULTS}/benchmarks/{TAG}/train/{{job}}.tsv"
     wildcard_constraints:
         job=PENDING_JOBS,
     params:

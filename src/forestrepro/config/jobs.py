@@ -214,9 +214,12 @@ def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tup
             # a one-repeat job's protocol names its repeat (evaluation.holdout.holdout_splits)
             "protocol": {**protocol, "repeat": job.repeat} if job.repeat is not None else protocol,
             "sweep": exp.get("sweep"),
-            "method_config": (
-                {**cfg["method"][job.method], "grid": exp["grid"]} if "grid" in exp else cfg["method"][job.method]
-            ),
+            # what the job computes, without what it reserves (resources: threads, memory,
+            # time), so that fitting a job to a cluster's nodes never reruns it
+            "method_config": {
+                **{k: v for k, v in cfg["method"][job.method].items() if k != "resources"},
+                **({"grid": exp["grid"]} if "grid" in exp else {}),
+            },
             "dataset_config": cfg["dataset"][job.dataset],
             "dataset_options": pcfg.get("dataset_options", {}).get(job.dataset, {}),
         }

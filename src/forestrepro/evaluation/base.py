@@ -36,6 +36,19 @@ def require_two_classes(y: np.ndarray, dataset: str) -> None:
         raise ProtocolError(f"data set '{dataset}' has a single class; a classifier cannot be evaluated")
 
 
+def check_splittable(splitter, y: np.ndarray, dataset: str, where: str = "") -> None:
+    """Fail, naming the data set, where scikit-learn cannot cut ``y`` into ``splitter``'s folds
+    (stratified k-fold needs some class with at least k rows), instead of its bare traceback."""
+    try:
+        next(iter(splitter.split(np.zeros((len(y), 1)), y)))
+    except ValueError as err:
+        counts = np.unique(y, return_counts=True)[1]
+        raise ProtocolError(
+            f"data set '{dataset}'{where}: cannot cut {len(y)} rows ({len(counts)} classes, the largest "
+            f"with {counts.max()} rows) into {splitter.get_n_splits()} folds: {err}"
+        ) from err
+
+
 def _silent(message: str) -> None:
     pass
 

@@ -5,7 +5,7 @@
   their predictions (Eqs. 4-6) and the mean of their two error rates.  All pairs at once
   from one-hot matrix products, no per-pair loop.
 - ``kappa_error_centroid``: the centroid of those points (Table 5, Fig. 3).
-- ``oob_metrics``: accuracy, macro F1 and kappa of a forest's out-of-bag predictions
+- ``oob_metrics``: the protocol's metrics (accuracy, F1, kappa) of a forest's out-of-bag predictions
   (Sec. 4.3; Eqs. 2-6).
 """
 
@@ -13,7 +13,6 @@ import numpy as np
 
 from .metrics import compute_metrics
 
-OOB_METRICS = ["accuracy", "f1_macro", "kappa"]
 _EXACT_FLOAT32 = 2**24
 """float32 one-hot products count agreements exactly below this many samples."""
 
@@ -64,8 +63,8 @@ def kappa_error_centroid(kappa, error):
     return float(kappa[defined].mean()), float(np.asarray(error)[defined].mean())
 
 
-def oob_metrics(oob_decision_function, y, classes):
-    """Accuracy, macro F1 and kappa of out-of-bag predictions.
+def oob_metrics(oob_decision_function, y, classes, names):
+    """The metrics ``names`` (``evaluation.metrics``) of out-of-bag predictions.
 
     Each row's prediction is ``classes[argmax]`` of its out-of-bag votes (a forest's
     ``oob_decision_function_``; ties to the first class).  Rows that were never out of bag
@@ -74,5 +73,5 @@ def oob_metrics(oob_decision_function, y, classes):
     decision = np.asarray(oob_decision_function)
     scored = ~np.isnan(decision).any(axis=1)
     y_pred = np.asarray(classes)[np.argmax(decision[scored], axis=1)]
-    metrics = compute_metrics(np.asarray(y)[scored], y_pred, OOB_METRICS)
+    metrics = compute_metrics(np.asarray(y)[scored], y_pred, names)
     return {**metrics, "n_scored": int(scored.sum()), "n_unscored": int((~scored).sum())}

@@ -16,7 +16,7 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 from ..methods.base import Method, with_jobs
-from .base import EvaluationProtocol, Job, require_two_classes
+from .base import EvaluationProtocol, Job, check_splittable, require_two_classes
 from .diversity import kappa_error_centroid, pairwise_kappa_error
 
 
@@ -31,6 +31,7 @@ class KappaErrorCV(EvaluationProtocol):
         for repeat in range(job.protocol["repeats"]):
             s_seed = job.split_seed(repeat)
             folds = StratifiedKFold(job.protocol["outer_folds"], shuffle=True, random_state=s_seed)
+            check_splittable(folds, y, job.dataset)
             for fold, (train, test) in enumerate(folds.split(X, y)):
                 seed = job.model_seed(method, repeat, fold)
                 started = time.perf_counter()

@@ -2,6 +2,9 @@
 
 - ``accuracy``: fraction of correct predictions (``accuracy_pct``: the same in percent);
 - ``f1_macro``: unweighted mean of per-class F1 (the RCRF paper's F1, Sec. 4.3);
+- ``f1_weighted``: per-class F1 weighted by the class's true rows, and ``f1_macro_min5``: the
+  unweighted mean over the classes with at least 5 true rows; two other readings of the RCRF
+  paper's "F1", which does not say how it averages over classes (the RCRF report's F1 tables);
 - ``kappa``: Cohen's kappa;
 - ``mcc``: Matthews correlation coefficient (multi-class generalisation, Gorodkin 2004);
 - ``mcc_pct``: the C2RF paper's "MCC in percentage", (MCC + 1) / 2 x 100, which is 50 for a
@@ -20,6 +23,15 @@ def _f1_macro(y_true, y_pred) -> float:
     return f1_score(y_true, y_pred, average="macro", zero_division=0)
 
 
+def _f1_weighted(y_true, y_pred) -> float:
+    return f1_score(y_true, y_pred, average="weighted", zero_division=0)
+
+
+def _f1_macro_min5(y_true, y_pred) -> float:
+    classes, counts = np.unique(y_true, return_counts=True)
+    return f1_score(y_true, y_pred, labels=classes[counts >= 5], average="macro", zero_division=0)
+
+
 def _mcc_pct(y_true, y_pred) -> float:
     return (matthews_corrcoef(y_true, y_pred) + 1.0) / 2.0 * 100.0
 
@@ -32,6 +44,8 @@ METRICS: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {
     "accuracy": accuracy_score,
     "accuracy_pct": _accuracy_pct,
     "f1_macro": _f1_macro,
+    "f1_macro_min5": _f1_macro_min5,
+    "f1_weighted": _f1_weighted,
     "kappa": cohen_kappa_score,
     "mcc": matthews_corrcoef,
     "mcc_pct": _mcc_pct,

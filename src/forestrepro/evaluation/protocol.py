@@ -20,13 +20,13 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler
 
 from ..methods.base import Method
-from .base import EvaluationProtocol, Job, ProtocolError, require_two_classes
+from .base import EvaluationProtocol, Job, ProtocolError, check_splittable, require_two_classes
 from .fold_store import FoldStore
 from .grid_search import search_grid
 from .metrics import compute_metrics
 from .seeds import derive_seed
 
-__all__ = ["NestedCrossValidation", "ProtocolError", "nested_cross_validation", "require_two_classes",
+__all__ = ["NestedCrossValidation", "ProtocolError", "check_splittable", "nested_cross_validation", "require_two_classes",
            "subsample_stratified"]
 
 
@@ -84,6 +84,7 @@ class NestedCrossValidation(EvaluationProtocol):
         for repeat in range(protocol["repeats"]):
             s_seed = job.split_seed(repeat)
             outer = _splitter(protocol["outer_folds"], stratified, s_seed)
+            check_splittable(outer, y, dataset)
             for fold, (train, test) in enumerate(outer.split(X, y)):
                 if len(np.unique(y[train])) < 2:
                     raise ProtocolError(
@@ -102,6 +103,7 @@ class NestedCrossValidation(EvaluationProtocol):
                 inner_score = np.nan
                 if n_candidates > 1:
                     inner = _splitter(protocol["inner_folds"], stratified, derive_seed(m_seed, "inner"))
+                    check_splittable(inner, y[train], dataset, f", repeat {repeat}, outer fold {fold} (inner folds)")
                     choice = search_grid(
                         model, grid, X[train], y[train], inner, n_jobs=job.n_jobs,
                         kept=checkpoint.get_search(repeat, fold),

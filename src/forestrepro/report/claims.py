@@ -239,12 +239,17 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
 
 
 # Claims on a curve (a figure's ``claims``: the paper draws or argues it, with no table):
-# ``metric`` (mean over repeats) of method ``a`` against the training size ``n_train``.
+# ``metric`` (mean over repeats and folds) of method ``a`` against ``x``: the training size
+# ``n_train`` of a learning curve, or the swept value ``sweep_value`` of a sweep.
 # - ``decreasing``: it falls from every training size to the next;
 # - ``final_at_most`` / ``final_at_least``: at the largest size it is at most / at least
-#   ``bound``, or, with ``b`` instead of ``bound``, at most / at least ``b``'s there.
-# The paper side is "cannot be checked": the paper shows no numbers for such a curve.
-CURVE_KINDS = ("decreasing", "final_at_most", "final_at_least")
+#   ``bound``, or, with ``b`` instead of ``bound``, at most / at least ``b``'s there;
+# - ``flat_from``: for each method of ``methods`` (default: ``a``), the curve over x from
+#   ``from`` (to ``to``, if given) spans at most ``within`` (max - min): "robust to h once h
+#   approaches 10", "quite robust for 100 to 1000 trees".
+# A figure of several data sets holds a claim when it holds on each, fails when it fails on
+# one. The paper side is "cannot be checked": the paper shows no numbers for such a curve.
+CURVE_KINDS = ("decreasing", "final_at_most", "final_at_least", "flat_from")
 
 
 def curve_means(runs: pd.DataFrame, metric: str, x: str = "n_train") -> pd.DataFrame:
@@ -252,8 +257,26 @@ def curve_means(runs: pd.DataFrame, metric: str, x: str = "n_train") -> pd.DataF
     return runs.groupby([x, "method"])[metric].mean().unstack("method").sort_index()
 
 
+def _flat_from(means: pd.DataFrame, claim: dict):
+    low, high = claim["from"], claim.get("to", np.inf)
+    spans = {}
+    for method in claim.get("methods", [claim["a"]]):
+        if method not in means:
+            return UNKNOWN, f"no curve for {method}"
+        part = means[method][(means.index >= low) & (means.index <= high)].dropna()
+        if len(part) < 2:
+            return UNKNOWN, f"{method}: fewer than two points with x from {low:g}" + (
+                f" to {high:g}" if np.isfinite(high) else "")
+        spans[method] = float(part.max() - part.min())
+    window = f"x from {low:g}" + (f" to {high:g}" if np.isfinite(high) else "")
+    evidence = ", ".join(f"{m} spans {span:.4f}" for m, span in spans.items()) + f" over {window} (at most {claim['within']:g})"
+    return (HOLDS if all(span <= claim["within"] for span in spans.values()) else FAILS), evidence
+
+
 def _curve_verdict(means: pd.DataFrame, claim: dict):
     a = claim["a"]
+    if claim["kind"] == "flat_from":
+        return _flat_from(means, claim)
     if a not in means or means[a].isna().all():
         return UNKNOWN, f"no curve for {a}"
     curve = means[a].dropna()
@@ -276,12 +299,19 @@ def _curve_verdict(means: pd.DataFrame, claim: dict):
 
 
 def evaluate_curve_claim(claim: dict, runs: pd.DataFrame, metric: str = "error", x: str = "n_train") -> dict:
-    """A curve claim's verdict on our runs (one data set); the paper side cannot be checked."""
+    """A curve claim's verdict on our runs, on each data set of a figure of several; the paper
+    side cannot be checked."""
     if claim["kind"] not in CURVE_KINDS:
         raise ValueError(f"unknown curve claim kind {claim['kind']!r}; valid: {list(CURVE_KINDS)}")
-    if runs["dataset"].nunique() != 1:
-        verdict, evidence = UNKNOWN, "a curve claim needs the runs of exactly one data set"
+    datasets = sorted(runs["dataset"].unique())
+    found = {d: _curve_verdict(curve_means(runs[runs["dataset"] == d], metric, x), claim) for d in datasets}
+    if not found:
+        verdict, evidence = UNKNOWN, "no runs"
+    elif len(found) == 1:
+        verdict, evidence = next(iter(found.values()))
     else:
-        verdict, evidence = _curve_verdict(curve_means(runs, metric, x), claim)
+        verdicts = [v for v, _ in found.values()]
+        verdict = FAILS if FAILS in verdicts else HOLDS if all(v == HOLDS for v in verdicts) else UNKNOWN
+        evidence = "; ".join(f"{d}: {v}, {e}" for d, (v, e) in found.items())
     return {"claim": claim["text"], "paper": UNKNOWN, "paper_evidence": "the paper shows no numbers",
             "ours": verdict, "ours_evidence": evidence}

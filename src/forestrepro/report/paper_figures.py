@@ -150,6 +150,11 @@ KINDS = {f.__name__: f for f in (kappa_error_scatter, kappa_error_centroids, swe
                                                   paired_difference_box, learning_curve)}
 
 
+# (metric, x) of the curves a figure kind's claims are judged on
+CURVE_AXES = {"sweep_curve": lambda spec: (spec.get("metric", "accuracy"), "sweep_value")}
+CURVE_AXES = {kind: CURVE_AXES.get(kind, lambda spec: (spec.get("metric", "error"), "n_train")) for kind in KINDS}
+
+
 def draw_figure(runs: pd.DataFrame, spec: dict, stem: str | Path) -> list[Path]:
     """Draw the figure ``spec`` describes from ``runs``; write ``<stem>.png`` and ``.pdf`` (returned),
     and ``<stem>.claims.json``: the verdicts of the figure's curve ``claims`` (a list, maybe empty)
@@ -158,7 +163,7 @@ def draw_figure(runs: pd.DataFrame, spec: dict, stem: str | Path) -> list[Path]:
         raise ValueError(f"unknown figure kind {spec['kind']!r}; valid: {sorted(KINDS)}")
     fig = KINDS[spec["kind"]](runs, spec)
     fig.tight_layout()
-    claims = [evaluate_curve_claim(c, runs, spec.get("metric", "error")) for c in spec.get("claims", [])]
+    claims = [evaluate_curve_claim(c, runs, *CURVE_AXES[spec["kind"]](spec)) for c in spec.get("claims", [])]
     claims_path = Path(stem).with_suffix(".claims.json")
     write_text_atomic(claims_path, json.dumps(claims, indent=2, sort_keys=True) + "\n")
     written = []

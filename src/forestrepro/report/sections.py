@@ -54,12 +54,20 @@ def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: Non
     from a partial report's plan), its record holds no value (e.g. no C2RF sample with a
     solution within the time limit), or runs without enough values (too few solved)."""
     job = _job_of(spec, cell)
+    runs = int(cell.get("n_runs", 0) or 0)
     if cell["n_folds"] == 0:
         why = _pending_of(job, pending)
         if why is not None:
             return why
-        ran = record_link(job) is not None
-        return "no value: the job ran, but none of its runs has one" if ran else "not computed"
+        if record_link(job) is None:
+            return "not computed"
+        status = cell.get("empty_status") or ""
+        return (f"no value: the job ran, but none of its {f'{runs} ' if runs else ''}runs has one"
+                + (f" (solver status: {status})" if isinstance(status, str) and status else ""))
+    share = spec.get("min_solved_share")
+    if share is not None and not pd.isna(cell.get("n_solved", float("nan"))):
+        return (f"no value: {int(cell['n_solved'])} of {runs} runs solved within the time limit, fewer than "
+                f"the {share:.0%} the table needs")
     return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
 
 

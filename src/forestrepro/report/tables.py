@@ -118,6 +118,17 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
         abs_tolerance=spec.get("tolerance_abs", spec["report"]["tolerance_abs"]),
         limit=spec.get("limit_value"),
     )
+    if len(runs):  # what an empty cell's runs did: how many, how many solved, their solver status
+        groups = runs.groupby(["dataset", "method"])
+        keys = list(zip(cells["dataset"], cells["method"], strict=True))
+        cells["n_runs"] = [int(groups.size().get(k, 0)) for k in keys]
+        if "solved" in runs:
+            solved = groups["solved"].sum()
+            cells["n_solved"] = [int(solved[k]) if k in solved.index else 0 for k in keys]
+        if "status" in runs:
+            empty = runs[runs[metric].isna()].groupby(["dataset", "method"])["status"].agg(
+                lambda s: ", ".join(f"{status} x{n}" for status, n in s.value_counts().sort_index().items()))
+            cells["empty_status"] = [empty.get(k, "") for k in keys]
     if "n_rows" in runs and len(runs):
         # The rows the protocol fed the method (C2RF: after its duplicate removal), per data set:
         # what the data notes compare with the paper's table of data sets.
