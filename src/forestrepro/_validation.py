@@ -116,5 +116,4 @@ def resolve_count(value, n, name):
         return min(int(value), n)
     if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
         return max(1, int(value * n))
-    raise ValueError(f"{name} must be None, 'sqrt', 'log2', an int >= 1 or a float in "
-                     f"(0, 1], got {value!r}")
+    raise ValueError(f"{name} must be None, 'sqrt', 'log2', an int >= 1 or a float in (0, 1], got {value!r}")

@@ -26,8 +26,10 @@ def banzhaf_index(interdependent: np.ndarray, max_coalition: int | None = None) 
     n = matrix.shape[0]
     if max_coalition is None:
         if n > MAX_PLAYERS_EQ1:
-            raise ValueError(f"Eq. (1) handles at most {MAX_PLAYERS_EQ1} features in "
-                             f"float64, got {n}; bound the coalitions with max_coalition")
+            raise ValueError(
+                f"Eq. (1) handles at most {MAX_PLAYERS_EQ1} features in "
+                f"float64, got {n}; bound the coalitions with max_coalition"
+            )
         bound = -1
     else:
         if isinstance(max_coalition, bool) or not isinstance(max_coalition, (int, np.integer)):
@@ -63,12 +65,10 @@ def interdependence_matrix(X_disc, y_disc, features=None, sample_weight=None):
     y_disc = np.asarray(y_disc)
     if X_disc.ndim != 2 or y_disc.shape != (X_disc.shape[0],):
         raise ValueError("X_disc must be (n_samples, n_features) and y_disc (n_samples,)")
-    if not (np.issubdtype(X_disc.dtype, np.integer) and np.issubdtype(y_disc.dtype,
-                                                                       np.integer)):
+    if not (np.issubdtype(X_disc.dtype, np.integer) and np.issubdtype(y_disc.dtype, np.integer)):
         raise TypeError("X_disc and y_disc must hold integer bins and labels")
     columns = np.arange(X_disc.shape[1]) if features is None else np.asarray(features)
-    w = (np.ones(X_disc.shape[0]) if sample_weight is None
-         else np.asarray(sample_weight, dtype=np.float64))
+    w = np.ones(X_disc.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     keep = w > 0
     codes = np.ascontiguousarray(X_disc[keep][:, columns].T)
     if codes.size and (codes.min() < 0 or codes.max() > 255 or y_disc.min() < 0):
@@ -78,8 +78,15 @@ def interdependence_matrix(X_disc, y_disc, features=None, sample_weight=None):
     h = columns.shape[0]
     mi = np.empty(h)
     cmi = np.empty((h, h))
-    information(codes.astype(np.uint8), n_bins, labels.astype(np.intp),
-                int(labels.max()) + 1, np.ascontiguousarray(w[keep]), mi, cmi)
+    information(
+        codes.astype(np.uint8),
+        n_bins,
+        labels.astype(np.intp),
+        int(labels.max()) + 1,
+        np.ascontiguousarray(w[keep]),
+        mi,
+        cmi,
+    )
     interdependent = mi[:, None] <= cmi + INTERDEPENDENCE_TOL
     np.fill_diagonal(interdependent, False)
     return interdependent, mi, cmi

@@ -58,8 +58,7 @@ def _assert_numpy_entropies(X, y, weight):
         assert mi[i] == pytest.approx(H(X[:, i]) + H(y) - H(X[:, i], y), abs=1e-10)
         for j in range(X.shape[1]):
             if j != i:
-                expected = (H(X[:, i], X[:, j]) + H(y, X[:, j]) - H(X[:, j])
-                            - H(X[:, i], y, X[:, j]))
+                expected = H(X[:, i], X[:, j]) + H(y, X[:, j]) - H(X[:, j]) - H(X[:, i], y, X[:, j])
                 assert cmi[i, j] == pytest.approx(expected, abs=1e-10)
 
 

@@ -15,14 +15,14 @@ from forestrepro.checkpoint import parts as kept_parts
 
 
 def _data():
-    X, y = make_classification(n_samples=160, n_features=8, n_informative=4, n_classes=3,
-                               random_state=0)
+    X, y = make_classification(n_samples=160, n_features=8, n_informative=4, n_classes=3, random_state=0)
     return X[:120].astype(np.float32), y[:120], X[120:].astype(np.float32)
 
 
 def _cascade(**params):
-    settings = dict(n_rf=1, n_crf=1, n_trees=5, n_folds=2, early_stopping_rounds=1,
-                    max_levels=4, random_state=0)
+    settings = dict(
+        n_rf=1, n_crf=1, n_trees=5, n_folds=2, early_stopping_rounds=1, max_levels=4, random_state=0
+    )
     return CascadeForestClassifier(**{**settings, **params})
 
 
@@ -48,7 +48,10 @@ def test_a_stopped_cascade_resumes_from_its_finished_forests(tmp_path, monkeypat
         cached_cascade_proba(tmp_path, _cascade(weighting=weighting), X, y, X_test)
     (parts,) = tmp_path.glob("*.parts")
     assert sorted(p.stem for p in parts.glob("*.npz")) == [
-        "level1_forest0", "level1_forest1", "level2_forest0"]
+        "level1_forest0",
+        "level1_forest1",
+        "level2_forest0",
+    ]
     finished = grown[:3]
     grown.clear()
     stop_at = None

@@ -62,25 +62,45 @@ def test_wheel_installs_and_fits_outside_the_checkout(tmp_path):
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     # the package, with its packaged registry (a link to conf/dataset in the checkout) resolved
-    shutil.copytree(ROOT / "src", source / "src", symlinks=False,
-                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(
+        ROOT / "src",
+        source / "src",
+        symlinks=False,
+        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
+    )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("FORESTREPRO_")}
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"),
-                    str(source)], check=True, env=env, cwd=tmp_path, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(source)],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+    )
     (wheel,) = (tmp_path / "dist").glob("forestrepro-*.whl")
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q",
-                    str(wheel)], check=True, env=env, capture_output=True)
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                               check=True, capture_output=True, text=True).stdout.strip())
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
+        check=True,
+        env=env,
+        capture_output=True,
+    )
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
     (site / "borrowed_packages.pth").write_text(sysconfig.get_path("purelib") + "\n")
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    proc = subprocess.run([str(python), "-c", SCRIPT], cwd=elsewhere, env=env, capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run(
+        [str(python), "-c", SCRIPT], cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert [line.split()[0] for line in proc.stdout.splitlines()] == ["brf", "rcrf", "crf", "wdf"]

@@ -20,13 +20,16 @@ __all__ = [
     "run_instance",
     "solve",
 ]
-__getattr__, __dir__ = lazy_exports(__name__, {
-    "APPROACHES": "approaches",
-    "PAPER_COLUMN": "approaches",
-    "run_instance": "experiment",
-    "Instance": "instances",
-    "build_instance": "instances",
-    "Result": "solver",
-    "majority_vote": "solver",
-    "solve": "solver",
-})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "APPROACHES": "approaches",
+        "PAPER_COLUMN": "approaches",
+        "run_instance": "experiment",
+        "Instance": "instances",
+        "build_instance": "instances",
+        "Result": "solver",
+        "majority_vote": "solver",
+        "solve": "solver",
+    },
+)

@@ -15,8 +15,15 @@ from .preprocess import Reduction
 from .solver import EXACT_GAP, _pair_cuts
 
 
-def _closure_cut(n: int, profit_source: np.ndarray, profit: np.ndarray, sink_nodes: np.ndarray,
-                 cost: np.ndarray, tails: np.ndarray, heads: np.ndarray) -> int:
+def _closure_cut(
+    n: int,
+    profit_source: np.ndarray,
+    profit: np.ndarray,
+    sink_nodes: np.ndarray,
+    cost: np.ndarray,
+    tails: np.ndarray,
+    heads: np.ndarray,
+) -> int:
     """Minimum cut of: source -> profit_source (capacity profit), sink_nodes -> sink (capacity
     cost), tails -> heads (unbounded); n nodes besides source (n) and sink (n + 1)."""
     infinite = int(profit.sum()) + 1
@@ -72,8 +79,12 @@ def lp_cover_bound(reduction: Reduction, lower: float, upper: float) -> float:
 # Step 4: the combinatorial lower bound
 
 
-def _z_model(reduction: Reduction, lower: float, upper: float, cuts: list[tuple[np.ndarray, np.ndarray]],
-             ) -> highspy.HighsLp:
+def _z_model(
+    reduction: Reduction,
+    lower: float,
+    upper: float,
+    cuts: list[tuple[np.ndarray, np.ndarray]],
+) -> highspy.HighsLp:
     """min eta' over z in {0,1}^h subject to the dominance and conflict pairs, the no-good ``cuts``
     (index array, sign array: sum over z = 1 entries minus over z = 0 entries <= ones - 1) and
     lambda_bar - eta' <= w^T z <= lambda_bar + eta'. Columns: z (h), then eta'."""
@@ -82,13 +93,21 @@ def _z_model(reduction: Reduction, lower: float, upper: float, cuts: list[tuple[
     for cut in _pair_cuts(reduction, lower, upper, True, True):
         n = len(cut.pairs)
         if n:
-            blocks.append(sp.csr_matrix((np.tile([cut.c_a, cut.c_b], n), (np.repeat(np.arange(n), 2),
-                                                                          cut.pairs.ravel())), shape=(n, h + 1)))
+            blocks.append(
+                sp.csr_matrix(
+                    (np.tile([cut.c_a, cut.c_b], n), (np.repeat(np.arange(n), 2), cut.pairs.ravel())),
+                    shape=(n, h + 1),
+                )
+            )
             lo.append(np.full(n, cut.lo))
             hi.append(np.full(n, cut.hi))
     for index, sign in cuts:
-        blocks.append(sp.csr_matrix((np.where(sign > 0, 1.0, -1.0), (np.zeros(len(index), dtype=np.int64), index)),
-                                    shape=(1, h + 1)))
+        blocks.append(
+            sp.csr_matrix(
+                (np.where(sign > 0, 1.0, -1.0), (np.zeros(len(index), dtype=np.int64), index)),
+                shape=(1, h + 1),
+            )
+        )
         lo.append(np.array([-np.inf]))
         hi.append(np.array([float((sign > 0).sum() - 1)]))
     w = np.asarray(reduction.w, dtype=np.float64)
@@ -111,9 +130,17 @@ def _z_model(reduction: Reduction, lower: float, upper: float, cuts: list[tuple[
     return lp
 
 
-def combinatorial_bound(reduction: Reduction, lower: float, upper: float, *, time_limit: float,
-                        start_z: np.ndarray | None = None, cuts: list | None = None, threads: int = 1,
-                        seed: int = 0) -> tuple[float, np.ndarray | None, bool]:
+def combinatorial_bound(
+    reduction: Reduction,
+    lower: float,
+    upper: float,
+    *,
+    time_limit: float,
+    start_z: np.ndarray | None = None,
+    cuts: list | None = None,
+    threads: int = 1,
+    seed: int = 0,
+) -> tuple[float, np.ndarray | None, bool]:
     """A lower bound on the reduced eta' from a 0-1 model without alpha: (bound, optimal z or None,
     solved to optimality).
 
@@ -138,8 +165,13 @@ def combinatorial_bound(reduction: Reduction, lower: float, upper: float, *, tim
     """
     lp = _z_model(reduction, lower, upper, cuts or [])
     highs = highspy.Highs()
-    for name, value in {"output_flag": False, "threads": threads, "random_seed": seed, **EXACT_GAP,
-                        "time_limit": max(time_limit, 1e-3)}.items():
+    for name, value in {
+        "output_flag": False,
+        "threads": threads,
+        "random_seed": seed,
+        **EXACT_GAP,
+        "time_limit": max(time_limit, 1e-3),
+    }.items():
         highs.setOptionValue(name, value)
     highs.passModel(lp)
     if start_z is not None:
@@ -193,8 +225,12 @@ def _sign_lp(C: np.ndarray, z: np.ndarray, lower: float, upper: float) -> highsp
     return highs
 
 
-def realisability_cut(C: np.ndarray, z: np.ndarray, lower: float, upper: float,
-                      ) -> tuple[np.ndarray | None, tuple[np.ndarray, np.ndarray] | None]:
+def realisability_cut(
+    C: np.ndarray,
+    z: np.ndarray,
+    lower: float,
+    upper: float,
+) -> tuple[np.ndarray | None, tuple[np.ndarray, np.ndarray] | None]:
     """(alpha realising z, None) or (None, cut). The cut (index, sign) says: not all points in
     ``index`` take the sign ``sign`` (1 positive, 0 negative) - valid because those rows with those
     signs have no alpha in [l, u]^q (checked by a second LP on the subsystem alone; if that check
@@ -213,7 +249,7 @@ def realisability_cut(C: np.ndarray, z: np.ndarray, lower: float, upper: float,
     _, has_ray, ray = highs.getDualRay()
     index = np.arange(len(z))
     if has_ray:
-        support = np.flatnonzero(np.abs(np.asarray(ray)[:len(z)]) > 1e-9)
+        support = np.flatnonzero(np.abs(np.asarray(ray)[: len(z)]) > 1e-9)
         if len(support):
             check = _sign_lp(C[support], np.asarray(z)[support], lower, upper)
             check.run()

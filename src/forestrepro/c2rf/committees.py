@@ -13,8 +13,15 @@ import numpy as np
 
 
 @numba.njit(cache=True)
-def _committee_best(S: np.ndarray, v: np.ndarray, total: np.ndarray, w: np.ndarray, members: np.ndarray,
-                    weights: np.ndarray, lam_bar: int) -> tuple[int, int]:  # pragma: no cover - numba
+def _committee_best(
+    S: np.ndarray,
+    v: np.ndarray,
+    total: np.ndarray,
+    w: np.ndarray,
+    members: np.ndarray,
+    weights: np.ndarray,
+    lam_bar: int,
+) -> tuple[int, int]:  # pragma: no cover - numba
     """Best (eta', row of ``weights``) over committee weightings; eta' = -1 if none is feasible.
 
     Integer scores: score_k = K * c_k + rest_k with c_k = sum_{g in committee} v_g a_g s_kg and
@@ -84,9 +91,18 @@ def exact_eta(S: np.ndarray, v: np.ndarray, w: np.ndarray, lam_bar: int, alpha: 
     return float(abs(int(w[scores > 0].sum()) - lam_bar))
 
 
-def committee_search(S: np.ndarray, v: np.ndarray, w: np.ndarray, lam_bar: int, lower: float, upper: float,
-                     max_committee: int = 5, max_weight: int = 5, max_weight_large: int = 3,
-                     deadline: float = math.inf) -> tuple[float, np.ndarray | None]:
+def committee_search(
+    S: np.ndarray,
+    v: np.ndarray,
+    w: np.ndarray,
+    lam_bar: int,
+    lower: float,
+    upper: float,
+    max_committee: int = 5,
+    max_weight: int = 5,
+    max_weight_large: int = 3,
+    deadline: float = math.inf,
+) -> tuple[float, np.ndarray | None]:
     """Best (eta', alpha) over committees of 1..``max_committee`` merged trees (None if none is feasible).
 
     Committees are tried by size, smallest first. A committee G of size <= 4 with integer weights

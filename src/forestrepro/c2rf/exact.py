@@ -67,18 +67,41 @@ class ExactResult(Result):
 # Step 2: committees (upper bound)
 
 
-def _final_milp(reduction: Reduction, lower: float, upper: float, bound: float, start: Start | None,
-                time_limit: float, threads: int, seed: int) -> tuple[str, np.ndarray | None, float, int]:
+def _final_milp(
+    reduction: Reduction,
+    lower: float,
+    upper: float,
+    bound: float,
+    start: Start | None,
+    time_limit: float,
+    threads: int,
+    seed: int,
+) -> tuple[str, np.ndarray | None, float, int]:
     """p-C2RF+'s model (row big-M, dominance, conflicts, integral eta) with eta' >= ``bound``."""
     C = reduction.coefficients
     Mb, Mc = row_big_m(C, lower, upper)
-    lp, layout = build_lp(C, reduction.w, reduction.lam_bar, reduction.eta_bar, lower, upper, Mb, Mc,
-                          _pair_cuts(reduction, lower, upper, True, True), True)
+    lp, layout = build_lp(
+        C,
+        reduction.w,
+        reduction.lam_bar,
+        reduction.eta_bar,
+        lower,
+        upper,
+        Mb,
+        Mc,
+        _pair_cuts(reduction, lower, upper, True, True),
+        True,
+    )
     col_lower = np.asarray(lp.col_lower_, dtype=np.float64)
     col_lower[-1] = min(float(bound), float(reduction.eta_bar))
     lp.col_lower_ = col_lower
-    options = {"output_flag": False, "threads": threads, "random_seed": seed, **EXACT_GAP,
-               "time_limit": max(time_limit, 1e-3)}
+    options = {
+        "output_flag": False,
+        "threads": threads,
+        "random_seed": seed,
+        **EXACT_GAP,
+        "time_limit": max(time_limit, 1e-3),
+    }
     if start is not None:
         start = Start(alpha=start.alpha, z=start.z, eta=max(start.eta, float(bound)))
     return _run_highs(lp, layout, start, options)
@@ -87,12 +110,28 @@ def _final_milp(reduction: Reduction, lower: float, upper: float, bound: float, 
 STEPS = ("committees", "local_search", "cover", "combinatorial", "realise", "milp")
 
 
-def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: float = 1.0, upper: float = 100.0,
-                committees: bool = True, local_search: bool = True, cover: bool = True,
-                combinatorial: bool = True, realise: bool = True, milp: bool = True, max_committee: int = 5,
-                max_weight: int = 5, max_weight_large: int = 3, max_cut_rounds: int = 20,
-                committee_share: float = 0.2, bound_share: float = 0.5, threads: int = 1,
-                seed: int = 0) -> ExactResult:
+def solve_exact(
+    R: np.ndarray,
+    lam: int,
+    *,
+    time_limit: float = 60.0,
+    lower: float = 1.0,
+    upper: float = 100.0,
+    committees: bool = True,
+    local_search: bool = True,
+    cover: bool = True,
+    combinatorial: bool = True,
+    realise: bool = True,
+    milp: bool = True,
+    max_committee: int = 5,
+    max_weight: int = 5,
+    max_weight_large: int = 3,
+    max_cut_rounds: int = 20,
+    committee_share: float = 0.2,
+    bound_share: float = 0.5,
+    threads: int = 1,
+    seed: int = 0,
+) -> ExactResult:
     """Solve Problem (2) for votes ``R`` (t x m, +-1) and ``lam`` with the chain of the module
     docstring; each step is a keyword switch. ``time_limit`` bounds the whole call (HiGHS may
     overrun a little). The committees may run until ``committee_share`` of it, the local search for
@@ -105,11 +144,23 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
     started = time.monotonic()
     deadline = started + time_limit
     R = np.asarray(R)
-    switches = {"committees": committees, "local_search": local_search, "cover": cover,
-                "combinatorial": combinatorial, "realise": realise, "milp": milp, "max_committee": max_committee,
-                "max_weight": max_weight, "max_weight_large": max_weight_large, "max_cut_rounds": max_cut_rounds,
-                "committee_share": committee_share, "bound_share": bound_share, "lower": lower, "upper": upper,
-                "time_limit": time_limit}
+    switches = {
+        "committees": committees,
+        "local_search": local_search,
+        "cover": cover,
+        "combinatorial": combinatorial,
+        "realise": realise,
+        "milp": milp,
+        "max_committee": max_committee,
+        "max_weight": max_weight,
+        "max_weight_large": max_weight_large,
+        "max_cut_rounds": max_cut_rounds,
+        "committee_share": committee_share,
+        "bound_share": bound_share,
+        "lower": lower,
+        "upper": upper,
+        "time_limit": time_limit,
+    }
     reduction = reduce(R, lam, lower, upper)
     S, v, w, lam_bar = reduction.S, reduction.v, reduction.w, reduction.lam_bar
     C = reduction.coefficients
@@ -152,15 +203,30 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
         eta = float("nan") if z is None else float(abs(int(z.sum()) - lam))
         bound = state["bound"] + offset
         if status is None:
-            status = "optimal" if z is not None and eta <= bound + 1e-9 else ("time_limit" if z is not None
-                                                                               else "no_solution")
+            status = (
+                "optimal"
+                if z is not None and eta <= bound + 1e-9
+                else ("time_limit" if z is not None else "no_solution")
+            )
         if status == "optimal":
             bound = eta
         gap = float("nan") if z is None else (0.0 if eta <= bound + 1e-9 else (eta - bound) / eta)
         by = state["by"] if status == "optimal" else (steps[-1][0] if steps else "none")
-        return ExactResult(alpha=alpha, z=z, eta=eta, status=status, best_bound=bound, gap=gap,
-                           seconds=elapsed(), nodes=state["nodes"], solved_by=by, start_eta=None,
-                           n_binaries=h, switches=switches, steps=tuple(steps))
+        return ExactResult(
+            alpha=alpha,
+            z=z,
+            eta=eta,
+            status=status,
+            best_bound=bound,
+            gap=gap,
+            seconds=elapsed(),
+            nodes=state["nodes"],
+            solved_by=by,
+            start_eta=None,
+            n_binaries=h,
+            switches=switches,
+            steps=tuple(steps),
+        )
 
     if h == 0:  # Prop. 5 fixed every point
         state.update(alpha=np.full(q, float(upper)), eta=0.0, by="preprocessing")
@@ -169,8 +235,18 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
     log("preprocessing")
 
     if committees:
-        _, alpha = committee_search(S, v, w, lam_bar, lower, upper, max_committee, max_weight, max_weight_large,
-                                    started + committee_share * time_limit)
+        _, alpha = committee_search(
+            S,
+            v,
+            w,
+            lam_bar,
+            lower,
+            upper,
+            max_committee,
+            max_weight,
+            max_weight_large,
+            started + committee_share * time_limit,
+        )
         offer(alpha, "committees")
         log("committees")
         if closed():
@@ -180,8 +256,9 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
         rng = np.random.default_rng(seed)
         budget = min(0.1 * time_limit, max(deadline - time.monotonic(), 0.0))
         if state["alpha"] is not None:
-            alpha, dead, _ = coordinate_search(C, w, lam_bar, lower, upper, state["alpha"], rng,
-                                               time.monotonic() + budget / 2)
+            alpha, dead, _ = coordinate_search(
+                C, w, lam_bar, lower, upper, state["alpha"], rng, time.monotonic() + budget / 2
+            )
             if dead == 0:
                 offer(alpha, "local_search")
         if not closed():
@@ -201,14 +278,27 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
     if combinatorial and time.monotonic() < deadline:
         bound_deadline = started + bound_share * time_limit
         start_z = None if state["alpha"] is None else (C @ state["alpha"] > 0).astype(np.int8)
-        bound, z, optimal = combinatorial_bound(reduction, lower, upper, start_z=start_z, threads=threads,
-                                                seed=seed, time_limit=bound_deadline - time.monotonic())
+        bound, z, optimal = combinatorial_bound(
+            reduction,
+            lower,
+            upper,
+            start_z=start_z,
+            threads=threads,
+            seed=seed,
+            time_limit=bound_deadline - time.monotonic(),
+        )
         raise_bound(bound, "combinatorial")
         log("combinatorial")
         rounds, realised = 0, False
         history = [(time.monotonic(), state["bound"])]
-        while realise and optimal and z is not None and not closed() and rounds < max_cut_rounds \
-                and time.monotonic() < bound_deadline:
+        while (
+            realise
+            and optimal
+            and z is not None
+            and not closed()
+            and rounds < max_cut_rounds
+            and time.monotonic() < bound_deadline
+        ):
             if len(history) > 3:  # stop when the last 3 rounds' pace cannot close the gap in time
                 (then, before), (now, latest) = history[-4], history[-1]
                 if (latest - before) / max(now - then, 1e-9) * (bound_deadline - now) < state["eta"] - latest:
@@ -223,8 +313,15 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
                 break
             cuts.append(cut)
             rounds += 1
-            bound, z, optimal = combinatorial_bound(reduction, lower, upper, cuts=cuts, threads=threads, seed=seed,
-                                                    time_limit=bound_deadline - time.monotonic())
+            bound, z, optimal = combinatorial_bound(
+                reduction,
+                lower,
+                upper,
+                cuts=cuts,
+                threads=threads,
+                seed=seed,
+                time_limit=bound_deadline - time.monotonic(),
+            )
             raise_bound(bound, "realise")
             history.append((time.monotonic(), state["bound"]))
         if rounds or realised:
@@ -237,8 +334,9 @@ def solve_exact(R: np.ndarray, lam: int, *, time_limit: float = 60.0, lower: flo
         if state["alpha"] is not None:
             z_start = (C @ state["alpha"] > 0).astype(np.int8)
             start = Start(alpha=state["alpha"], z=z_start, eta=state["eta"])
-        status, x, bound, nodes = _final_milp(reduction, lower, upper, state["bound"], start,
-                                              deadline - time.monotonic(), threads, seed)
+        status, x, bound, nodes = _final_milp(
+            reduction, lower, upper, state["bound"], start, deadline - time.monotonic(), threads, seed
+        )
         state["nodes"] = nodes
         if x is not None:
             offer(x[:q], "milp")

@@ -21,9 +21,12 @@ __all__ = [
     "MultiGrainedScanner",
     "WeightedForestClassifier",
 ]
-__getattr__, __dir__ = lazy_exports(__name__, {
-    "CascadeForestClassifier": "forest",
-    "DeepForestClassifier": "deep_forest",
-    "MultiGrainedScanner": "scanning",
-    "WeightedForestClassifier": "weighting",
-})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "CascadeForestClassifier": "forest",
+        "DeepForestClassifier": "deep_forest",
+        "MultiGrainedScanner": "scanning",
+        "WeightedForestClassifier": "weighting",
+    },
+)

@@ -37,8 +37,7 @@ class DeepForestClassifier(ClassifierMixin, BaseEstimator):
 
     def _components(self):
         scanner = clone(self.scanner if self.scanner is not None else MultiGrainedScanner())
-        cascade = clone(self.cascade if self.cascade is not None
-                        else CascadeForestClassifier())
+        cascade = clone(self.cascade if self.cascade is not None else CascadeForestClassifier())
         if self.random_state is not None:
             scanner.set_params(random_state=self.random_state)
             cascade.set_params(random_state=self.random_state)

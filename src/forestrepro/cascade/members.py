@@ -30,9 +30,18 @@ MEMBER_CONSTRAINTS: dict[str, list] = {
 scanner's ``_parameter_constraints``."""
 
 
-def member_templates(n_rf, n_crf, n_trees, *, weighting="none", accuracy_source="train",
-                     weight_rule="clip", weight_epsilon=1e-3, crf_bootstrap="auto",
-                     n_jobs=None):
+def member_templates(
+    n_rf,
+    n_crf,
+    n_trees,
+    *,
+    weighting="none",
+    accuracy_source="train",
+    weight_rule="clip",
+    weight_epsilon=1e-3,
+    crf_bootstrap="auto",
+    n_jobs=None,
+):
     """``n_rf`` random forests then ``n_crf`` completely-random tree forests, unfitted.
 
     A random forest draws ``sqrt(d)`` candidate features per node (bootstrap samples, as
@@ -42,20 +51,34 @@ def member_templates(n_rf, n_crf, n_trees, *, weighting="none", accuracy_source=
     trees on bootstrap samples only when tree weights come from out-of-bag accuracies
     (gcForest grows them on all rows, which leaves no out-of-bag row).
     """
-    for name, value in (("n_rf", n_rf), ("n_crf", n_crf), ("n_trees", n_trees),
-                        ("weighting", weighting), ("accuracy_source", accuracy_source),
-                        ("weight_rule", weight_rule), ("crf_bootstrap", crf_bootstrap)):
+    for name, value in (
+        ("n_rf", n_rf),
+        ("n_crf", n_crf),
+        ("n_trees", n_trees),
+        ("weighting", weighting),
+        ("accuracy_source", accuracy_source),
+        ("weight_rule", weight_rule),
+        ("crf_bootstrap", crf_bootstrap),
+    ):
         check_value(name, value, MEMBER_CONSTRAINTS[name])
     if n_rf + n_crf < 1:
         raise ValueError("need at least one forest (n_rf + n_crf >= 1)")
     if crf_bootstrap == "auto":
         crf_bootstrap = weighting == "accuracy" and accuracy_source == "oob"
-    kinds = ([RandomForestClassifier(n_trees, max_features="sqrt")] * n_rf
-             + [ExtraTreesClassifier(n_trees, max_features=1, bootstrap=crf_bootstrap)] * n_crf)
-    return [WeightedForestClassifier(clone(forest), weighting=weighting,
-                                     accuracy_source=accuracy_source, weight_rule=weight_rule,
-                                     weight_epsilon=weight_epsilon, n_jobs=n_jobs)
-            for forest in kinds]
+    kinds = [RandomForestClassifier(n_trees, max_features="sqrt")] * n_rf + [
+        ExtraTreesClassifier(n_trees, max_features=1, bootstrap=crf_bootstrap)
+    ] * n_crf
+    return [
+        WeightedForestClassifier(
+            clone(forest),
+            weighting=weighting,
+            accuracy_source=accuracy_source,
+            weight_rule=weight_rule,
+            weight_epsilon=weight_epsilon,
+            n_jobs=n_jobs,
+        )
+        for forest in kinds
+    ]
 
 
 def fold_ids(y_encoded, n_folds, seed):
@@ -98,7 +121,7 @@ def rows_in_columns(X, rows, block=1024):
     """
     out = np.empty((len(X[rows, :1]), X.shape[1]), dtype=X.dtype, order="F")
     for start in range(0, X.shape[1], block):
-        out[:, start:start + block] = X[rows, start:start + block]
+        out[:, start : start + block] = X[rows, start : start + block]
     return out
 
 

@@ -56,13 +56,11 @@ def _wait_for(lock) -> None:
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        _log.info("another job is scanning this split (%s); waiting to read its scan",
-                  lock.name)
+        _log.info("another job is scanning this split (%s); waiting to read its scan", lock.name)
         fcntl.flock(lock, fcntl.LOCK_EX)
 
 
-def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_train, y_train,
-                X_test) -> Scan:
+def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_train, y_train, X_test) -> Scan:
     """``scanner.fit_transform_with_test(X_train, y_train, X_test)``, read from
     ``cache_dir`` if a job has stored it, else computed and stored (``None``: no store)."""
     if cache_dir is None:

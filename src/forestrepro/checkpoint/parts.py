@@ -59,7 +59,8 @@ class KeptParts(PieceStore):
     def put(self, name: str, **arrays) -> None:
         started = self._started.pop(name, None)
         seconds = 0.0 if started is None else time.perf_counter() - started
-        self.write_npz(name, **{_SECONDS: np.float64(seconds)},
-                       **{k: v for k, v in arrays.items() if v is not None})
+        self.write_npz(
+            name, **{_SECONDS: np.float64(seconds)}, **{k: v for k, v in arrays.items() if v is not None}
+        )
         self.seconds += seconds
         _log.info("kept %s (%.0f s) in %s", name, seconds, self.directory.name)

@@ -21,8 +21,11 @@ def read_npz(path: Path, what: str) -> dict | None:
         with np.load(path) as stored:
             return {name: stored[name] for name in stored.files}
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
-        warnings.warn(f"{what} {path} is unreadable ({err}); computing it again and replacing it",
-                      RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"{what} {path} is unreadable ({err}); computing it again and replacing it",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         return None
 
 

@@ -20,14 +20,17 @@ __all__ = [
     "write_job_specs",
     "write_spec_files",
 ]
-__getattr__, __dir__ = lazy_exports(__name__, {
-    "ConfigError": "errors",
-    "compose_config": "compose",
-    "default_conf_dir": "compose",
-    "JobSpec": "jobs",
-    "compute_tag": "jobs",
-    "plan_jobs": "jobs",
-    "plan_spec_files": "jobs",
-    "write_job_specs": "jobs",
-    "write_spec_files": "jobs",
-})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "ConfigError": "errors",
+        "compose_config": "compose",
+        "default_conf_dir": "compose",
+        "JobSpec": "jobs",
+        "compute_tag": "jobs",
+        "plan_jobs": "jobs",
+        "plan_spec_files": "jobs",
+        "write_job_specs": "jobs",
+        "write_spec_files": "jobs",
+    },
+)

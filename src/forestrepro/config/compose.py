@@ -78,8 +78,10 @@ def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
         cfg = compose("config", overrides=dataset_defaults + list(overrides))
     plain = OmegaConf.to_container(cfg, resolve=True)
     if not with_datasets:
-        plain["dataset"] = {n: OmegaConf.to_container(OmegaConf.load(conf_dir / "dataset" / f"{n}.yaml"), resolve=True)
-                            for n in names}
+        plain["dataset"] = {
+            n: OmegaConf.to_container(OmegaConf.load(conf_dir / "dataset" / f"{n}.yaml"), resolve=True)
+            for n in names
+        }
     return plain
 
 

@@ -43,8 +43,10 @@ def _variants(method_config: dict, sweep: dict | None) -> list[tuple[str, dict]]
     if not sweep:
         return [("", method_config)]
     key = sweep["param"].removeprefix("params.")
-    return [(f" with {key}={value!r}", {**method_config, "params": {**method_config["params"], key: value}})
-            for value in sweep["values"]]
+    return [
+        (f" with {key}={value!r}", {**method_config, "params": {**method_config["params"], key: value}})
+        for value in sweep["values"]
+    ]
 
 
 def _problem(method_config: dict, options: dict, n_features: int | None) -> str | None:
@@ -86,7 +88,9 @@ def check_method_params(specs: list[dict]) -> list[str]:
             problem = _problem(method_config, options, n_features)
             if problem:
                 failed.add(where)
-                problems.append(f"method.{spec['method']}{label} (paper.{spec['paper']}.experiments."
-                                f"{spec['experiment']}, data set {spec['dataset']}): {problem}")
+                problems.append(
+                    f"method.{spec['method']}{label} (paper.{spec['paper']}.experiments."
+                    f"{spec['experiment']}, data set {spec['dataset']}): {problem}"
+                )
                 break
     return problems

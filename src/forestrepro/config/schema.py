@@ -40,10 +40,18 @@ def _check_approach_protocol(cfg: dict, protocol: str, method: str, where: str) 
     if is_approach == is_c2rf_protocol:
         return []
     if is_approach:
-        return [(f"{where}: method '{method}' is a C2RF approach, which runs only under a protocol of kind "
-                 f"c2rf_samples, not '{protocol}'")]
-    return [(f"{where}: protocol '{protocol}' (kind c2rf_samples) runs C2RF approaches only; method '{method}' "
-             f"is an estimator ({cfg['method'][method]['estimator']})")]
+        return [
+            (
+                f"{where}: method '{method}' is a C2RF approach, which runs only under a protocol of kind "
+                f"c2rf_samples, not '{protocol}'"
+            )
+        ]
+    return [
+        (
+            f"{where}: protocol '{protocol}' (kind c2rf_samples) runs C2RF approaches only; method '{method}' "
+            f"is an estimator ({cfg['method'][method]['estimator']})"
+        )
+    ]
 
 
 def check_references(cfg: dict) -> list[str]:
@@ -65,45 +73,83 @@ def check_references(cfg: dict) -> list[str]:
                     problems.extend(_check_approach_protocol(cfg, exp["protocol"], method, where))
             for dataset in exp["datasets"]:
                 if dataset not in cfg.get("dataset", {}):
-                    problems.append(_unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets"))
+                    problems.append(
+                        _unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets")
+                    )
         for dataset in pcfg.get("dataset_options", {}):
             if dataset not in cfg.get("dataset", {}):
                 problems.append(
-                    _unknown("data set", dataset, list(cfg.get("dataset", {})), f"paper.{paper}.dataset_options")
+                    _unknown(
+                        "data set", dataset, list(cfg.get("dataset", {})), f"paper.{paper}.dataset_options"
+                    )
                 )
         for kind, items in (("tables", pcfg["tables"]), ("figures", pcfg.get("figures", {}))):
             for name, tcfg in items.items():
                 where = f"paper.{paper}.{kind}.{name}"
                 if tcfg["experiment"] not in pcfg["experiments"]:
-                    problems.append(_unknown("experiment", tcfg["experiment"], list(pcfg["experiments"]), where))
+                    problems.append(
+                        _unknown("experiment", tcfg["experiment"], list(pcfg["experiments"]), where)
+                    )
                     continue
                 exp = pcfg["experiments"][tcfg["experiment"]]
                 protocol = cfg["protocol"].get(exp["protocol"], {})
                 if "limit" in tcfg and exp["protocol"] in cfg["protocol"] and tcfg["limit"] not in protocol:
-                    problems.append(_unknown(f"parameter of protocol '{exp['protocol']}'", tcfg["limit"],
-                                             sorted(protocol), f"{where}.limit"))
+                    problems.append(
+                        _unknown(
+                            f"parameter of protocol '{exp['protocol']}'",
+                            tcfg["limit"],
+                            sorted(protocol),
+                            f"{where}.limit",
+                        )
+                    )
                 if kind == "figures" and "dataset" in tcfg and tcfg["dataset"] not in exp["datasets"]:
-                    problems.append(_unknown(f"data set of experiment '{tcfg['experiment']}'", tcfg["dataset"],
-                                             exp["datasets"], f"{where}.dataset"))
+                    problems.append(
+                        _unknown(
+                            f"data set of experiment '{tcfg['experiment']}'",
+                            tcfg["dataset"],
+                            exp["datasets"],
+                            f"{where}.dataset",
+                        )
+                    )
                 for pair in tcfg.get("paired", []):
                     for method in (pair["a"], pair["b"]):
                         if method not in tcfg["methods"]:
-                            problems.append(_unknown("method of the table", method, list(tcfg["methods"]),
-                                                     f"{where}.paired"))
+                            problems.append(
+                                _unknown(
+                                    "method of the table", method, list(tcfg["methods"]), f"{where}.paired"
+                                )
+                            )
                 for average in tcfg.get("averages", []):
                     for dataset in average["datasets"]:
                         if dataset not in tcfg["datasets"]:
-                            problems.append(_unknown("data set of the table", dataset, list(tcfg["datasets"]),
-                                                     f"{where}.averages.{average['group']}"))
+                            problems.append(
+                                _unknown(
+                                    "data set of the table",
+                                    dataset,
+                                    list(tcfg["datasets"]),
+                                    f"{where}.averages.{average['group']}",
+                                )
+                            )
                 if kind == "figures":
                     for method in tcfg.get("methods", []):
                         if method not in exp["methods"]:
-                            problems.append(_unknown(f"method of experiment '{tcfg['experiment']}'", method,
-                                                     exp["methods"], f"{where}.methods"))
+                            problems.append(
+                                _unknown(
+                                    f"method of experiment '{tcfg['experiment']}'",
+                                    method,
+                                    exp["methods"],
+                                    f"{where}.methods",
+                                )
+                            )
         for i, rule in enumerate(pcfg.get("causes", [])):
-            for table in [*rule.get("tables", []), *([rule["ablation_table"]] if "ablation_table" in rule else [])]:
+            for table in [
+                *rule.get("tables", []),
+                *([rule["ablation_table"]] if "ablation_table" in rule else []),
+            ]:
                 if table not in pcfg["tables"]:
-                    problems.append(_unknown("table", table, list(pcfg["tables"]), f"paper.{paper}.causes[{i}]"))
+                    problems.append(
+                        _unknown("table", table, list(pcfg["tables"]), f"paper.{paper}.causes[{i}]")
+                    )
     return problems
 
 

@@ -18,13 +18,16 @@ __all__ = [
     "read_dataset",
     "write_dataset",
 ]
-__getattr__, __dir__ = lazy_exports(__name__, {
-    "DatasetError": "errors",
-    "LoadedDataset": "loader",
-    "load_dataset": "loader",
-    "list_datasets": "registry",
-    "load_spec": "registry",
-    "read_dataset": "store",
-    "write_dataset": "store",
-    "apply_paper_target": "targets",
-})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "DatasetError": "errors",
+        "LoadedDataset": "loader",
+        "load_dataset": "loader",
+        "list_datasets": "registry",
+        "load_spec": "registry",
+        "read_dataset": "store",
+        "write_dataset": "store",
+        "apply_paper_target": "targets",
+    },
+)

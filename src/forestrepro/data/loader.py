@@ -86,8 +86,14 @@ def load_dataset(
         return _loaded(spec, features, target, part, [])
     readers = {
         "mirror": lambda: load_mirror(spec, default_mirror_dir() if mirror_dir is None else Path(mirror_dir)),
-        "openml": lambda: load_openml(spec, Path(openml_cache if openml_cache is not None else
-                                                 os.environ.get("FORESTREPRO_OPENML_CACHE", "results/openml_cache"))),
+        "openml": lambda: load_openml(
+            spec,
+            Path(
+                openml_cache
+                if openml_cache is not None
+                else os.environ.get("FORESTREPRO_OPENML_CACHE", "results/openml_cache")
+            ),
+        ),
     }
     unknown = [s for s in sources if s not in readers]
     if unknown or not sources:

@@ -18,14 +18,17 @@ __all__ = [
     "RCRFClassifier",
     "TextbookRandomForestClassifier",
 ]
-__getattr__, __dir__ = lazy_exports(__name__, {
-    "BanzhafForestClassifier": "brf",
-    "Biau12ForestClassifier": "biau",
-    "BreimanForestClassifier": "credal",
-    "CredalForestClassifier": "credal",
-    "EmpiricalErrorForestClassifier": "empirical_error_rf",
-    "GainRatioForestClassifier": "brf",
-    "PluggableForestClassifier": "forest",
-    "RCRFClassifier": "rcrf",
-    "TextbookRandomForestClassifier": "textbook_rf",
-})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "BanzhafForestClassifier": "brf",
+        "Biau12ForestClassifier": "biau",
+        "BreimanForestClassifier": "credal",
+        "CredalForestClassifier": "credal",
+        "EmpiricalErrorForestClassifier": "empirical_error_rf",
+        "GainRatioForestClassifier": "brf",
+        "PluggableForestClassifier": "forest",
+        "RCRFClassifier": "rcrf",
+        "TextbookRandomForestClassifier": "textbook_rf",
+    },
+)

@@ -89,8 +89,17 @@ class BaggedForest(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints: dict[str, list] = dict(BAGGING_CONSTRAINTS)
 
-    def __init__(self, n_estimators=100, *, bootstrap=True, max_samples=None, voting="soft",
-                 oob_score=False, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        bootstrap=True,
+        max_samples=None,
+        voting="soft",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.n_estimators = n_estimators
         self.bootstrap = bootstrap
         self.max_samples = max_samples
@@ -119,10 +128,10 @@ class BaggedForest(ClassifierMixin, BaseEstimator):
         self._check_params()
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         n_samples = X.shape[0]
-        n_bootstrap = (resolve_count(self.max_samples, n_samples, "max_samples")
-                       if self.bootstrap else n_samples)
-        seeds = check_random_state(self.random_state).randint(_MAX_SEED,
-                                                               size=self.n_estimators)
+        n_bootstrap = (
+            resolve_count(self.max_samples, n_samples, "max_samples") if self.bootstrap else n_samples
+        )
+        seeds = check_random_state(self.random_state).randint(_MAX_SEED, size=self.n_estimators)
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(self._fit_tree)(X, y_encoded, seed, n_bootstrap) for seed in seeds
         )
@@ -176,17 +185,19 @@ class BaggedForest(ClassifierMixin, BaseEstimator):
                 total[oob] += scores
                 n_trees[oob] += 1
 
-        Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(add)(tree) for tree in self.estimators_
-        )
+        Parallel(n_jobs=self.n_jobs, prefer="threads")(delayed(add)(tree) for tree in self.estimators_)
         if np.any(n_trees == 0):
-            warnings.warn("Some inputs do not have OOB scores; their out-of-bag "
-                          "predictions are NaN. Use more estimators.", UserWarning)
+            warnings.warn(
+                "Some inputs do not have OOB scores; their out-of-bag "
+                "predictions are NaN. Use more estimators.",
+                UserWarning,
+            )
         with np.errstate(invalid="ignore", divide="ignore"):
             self.oob_decision_function_ = total / n_trees[:, None]
         seen = n_trees > 0
-        self.oob_score_ = float(np.mean(
-            np.argmax(self.oob_decision_function_[seen], axis=1) == y_encoded[seen]))
+        self.oob_score_ = float(
+            np.mean(np.argmax(self.oob_decision_function_[seen], axis=1) == y_encoded[seen])
+        )
 
     def predict_proba(self, X):
         """Mean class probabilities (soft voting) or vote fractions (hard voting).
@@ -211,9 +222,7 @@ class BaggedForest(ClassifierMixin, BaseEstimator):
             with lock:
                 total[:] += scores
 
-        Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(add)(tree) for tree in self.estimators_
-        )
+        Parallel(n_jobs=self.n_jobs, prefer="threads")(delayed(add)(tree) for tree in self.estimators_)
         return total / len(self.estimators_)
 
     def predict(self, X):
@@ -254,8 +263,7 @@ class TreePredictionsMixin:
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float32, order="C")
-        return np.stack([np.argmax(tree.tree_.predict_proba(X), axis=1)
-                         for tree in self.estimators_])
+        return np.stack([np.argmax(tree.tree_.predict_proba(X), axis=1) for tree in self.estimators_])
 
 
 def paper_h(n_features, h=None, h_offset=0.0):
@@ -282,10 +290,23 @@ class PaperForest(BaggedForest):
         "h_offset": [REAL],
     }
 
-    def __init__(self, n_estimators=100, *, h_offset=0.0, h=None, max_depth=None,
-                 min_samples_split=2, max_leaf_nodes=None, max_error_fraction=0.0,
-                 bootstrap=True, max_samples=None, voting="hard", oob_score=False, n_jobs=None,
-                 random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        h_offset=0.0,
+        h=None,
+        max_depth=None,
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        max_error_fraction=0.0,
+        bootstrap=True,
+        max_samples=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         super().__init__(**base_arguments(BaggedForest, locals()))
         self.h_offset = h_offset
         self.h = h
@@ -303,7 +324,10 @@ class PaperForest(BaggedForest):
 
     def _make_tree(self, seed):
         return PluggableTreeClassifier(
-            max_depth=self.max_depth, min_samples_split=self.min_samples_split,
-            max_leaf_nodes=self.max_leaf_nodes, max_error_fraction=self.max_error_fraction,
-            random_state=seed, **self._tree_kwargs(),
+            max_depth=self.max_depth,
+            min_samples_split=self.min_samples_split,
+            max_leaf_nodes=self.max_leaf_nodes,
+            max_error_fraction=self.max_error_fraction,
+            random_state=seed,
+            **self._tree_kwargs(),
         )

@@ -75,11 +75,29 @@ class Biau12ForestClassifier(PaperForest):
         "max_coalition": [None, at_least(1)],
     }
 
-    def __init__(self, n_estimators=100, *, importance="gain_ratio", n_strong="sqrt", h_offset=0.0,
-                 h=None, of="cell", root_cell="data", n_bins=2, max_coalition=3,
-                 max_depth=None, min_samples_split=2, max_leaf_nodes=None,
-                 max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        importance="gain_ratio",
+        n_strong="sqrt",
+        h_offset=0.0,
+        h=None,
+        of="cell",
+        root_cell="data",
+        n_bins=2,
+        max_coalition=3,
+        max_depth=None,
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        max_error_fraction=0.0,
+        bootstrap=True,
+        max_samples=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         super().__init__(**base_arguments(PaperForest, locals()))
         self.importance = importance
         self.n_strong = n_strong
@@ -97,18 +115,30 @@ class Biau12ForestClassifier(PaperForest):
         root_cell = None
         if self.root_cell == "unit":
             if X_checked.min() < 0.0 or X_checked.max() > 1.0:
-                raise ValueError("training data lie outside the root cell [0, 1]; scale "
-                                 "them into it or use root_cell='data'")
+                raise ValueError(
+                    "training data lie outside the root cell [0, 1]; scale "
+                    "them into it or use root_cell='data'"
+                )
             root_cell = (np.zeros(n_features), np.ones(n_features))
         self.feature_scores_ = feature_scores(
-            X_checked, y_checked, self.importance, root_cell=root_cell, of=self.of,
-            n_bins=self.n_bins, max_coalition=self.max_coalition,
+            X_checked,
+            y_checked,
+            self.importance,
+            root_cell=root_cell,
+            of=self.of,
+            n_bins=self.n_bins,
+            max_coalition=self.max_coalition,
         )
         n_strong = resolve_count(self.n_strong, n_features, "n_strong")
-        self.strong_features_ = strong_features(self.feature_scores_, n_strong,
-                                                check_random_state(self.random_state))
+        self.strong_features_ = strong_features(
+            self.feature_scores_, n_strong, check_random_state(self.random_state)
+        )
         return super().fit(X, y)
 
     def _tree_kwargs(self):
-        return dict(split_rule=StrongWeakMidpoint(self.strong_features_, of=self.of),
-                    subspace_size=None, max_features=self.h_, root_cell=self.root_cell)
+        return dict(
+            split_rule=StrongWeakMidpoint(self.strong_features_, of=self.of),
+            subspace_size=None,
+            max_features=self.h_,
+            root_cell=self.root_cell,
+        )

@@ -75,11 +75,29 @@ class BanzhafForestClassifier(PaperForest):
         "root_cell": [StrOptions({"data", "unit"})],
     }
 
-    def __init__(self, n_estimators=100, *, variant="brf", h_offset=0.0, h=None,
-                 max_coalition=3, n_bins=2, of="cell", selection="argmax", root_cell="data",
-                 max_depth=None, min_samples_split=2, max_leaf_nodes=None,
-                 max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        variant="brf",
+        h_offset=0.0,
+        h=None,
+        max_coalition=3,
+        n_bins=2,
+        of="cell",
+        selection="argmax",
+        root_cell="data",
+        max_depth=None,
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        max_error_fraction=0.0,
+        bootstrap=True,
+        max_samples=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         super().__init__(**base_arguments(PaperForest, locals()))
         self.variant = variant
         self.max_coalition = max_coalition
@@ -91,13 +109,15 @@ class BanzhafForestClassifier(PaperForest):
     def _check_params(self):
         super()._check_params()
         self._rule = BanzhafMidpoint(
-            root="banzhaf" if self.variant == "pbrf" else "gain_ratio", of=self.of,
-            n_bins=self.n_bins, max_coalition=self.max_coalition, selection=self.selection,
+            root="banzhaf" if self.variant == "pbrf" else "gain_ratio",
+            of=self.of,
+            n_bins=self.n_bins,
+            max_coalition=self.max_coalition,
+            selection=self.selection,
         )
 
     def _tree_kwargs(self):
-        return dict(split_rule=self._rule, subspace_size=self.h_, max_features=None,
-                    root_cell=self.root_cell)
+        return dict(split_rule=self._rule, subspace_size=self.h_, max_features=None, root_cell=self.root_cell)
 
 
 class GainRatioForestClassifier(PaperForest):
@@ -134,15 +154,31 @@ class GainRatioForestClassifier(PaperForest):
         "feature_subset": [StrOptions({"per_tree", "per_node"})],
     }
 
-    def __init__(self, n_estimators=100, *, h_offset=0.0, h=None, feature_subset="per_tree",
-                 max_depth=None, min_samples_split=2, max_leaf_nodes=None,
-                 max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        h_offset=0.0,
+        h=None,
+        feature_subset="per_tree",
+        max_depth=None,
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        max_error_fraction=0.0,
+        bootstrap=True,
+        max_samples=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         super().__init__(**base_arguments(PaperForest, locals()))
         self.feature_subset = feature_subset
 
     def _tree_kwargs(self):
         per_tree = self.feature_subset == "per_tree"
-        return dict(split_rule=BestThreshold("gain_ratio"),
-                    subspace_size=self.h_ if per_tree else None,
-                    max_features=None if per_tree else self.h_)
+        return dict(
+            split_rule=BestThreshold("gain_ratio"),
+            subspace_size=self.h_ if per_tree else None,
+            max_features=None if per_tree else self.h_,
+        )

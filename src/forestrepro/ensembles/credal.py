@@ -46,8 +46,7 @@ from ..trees.estimator import PluggableTreeClassifier
 from ..trees.rules.best_threshold import BestThreshold
 from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin, base_arguments
 
-_FOREST_CONSTRAINTS = {k: v for k, v in BaggedForest._parameter_constraints.items()
-                       if k not in ALWAYS_BAGGED}
+_FOREST_CONSTRAINTS = {k: v for k, v in BaggedForest._parameter_constraints.items() if k not in ALWAYS_BAGGED}
 
 
 @njit(cache=True, nogil=True)
@@ -120,8 +119,9 @@ def _mdlp(counts, values):
         n = whole.sum()
         entropy = _entropy(whole, n)
         k, k1, k2 = np.count_nonzero(whole), np.count_nonzero(s1), np.count_nonzero(s2)
-        delta = np.log2(3.0**k - 2.0) - (k * entropy - k1 * _entropy(s1, s1.sum())
-                                         - k2 * _entropy(s2, s2.sum()))
+        delta = np.log2(3.0**k - 2.0) - (
+            k * entropy - k1 * _entropy(s1, s1.sum()) - k2 * _entropy(s2, s2.sum())
+        )
         if entropy - best_split > (np.log2(n - 1.0) + delta) / n:
             cuts[n_cuts] = values[best - 1] / 2.0 + values[best] / 2.0
             n_cuts += 1
@@ -146,15 +146,17 @@ def mdl_cut_points(x, y, w, n_classes):
     if np.any(w[inbag] != np.round(w[inbag])):
         raise ValueError("MDLP needs integer sample weights (multiplicities)")
     values, group = np.unique(x[inbag].astype(np.float64), return_inverse=True)
-    counts = np.bincount(group * n_classes + y[inbag], weights=w[inbag],
-                         minlength=values.size * n_classes).reshape(values.size, n_classes)
+    counts = np.bincount(
+        group * n_classes + y[inbag], weights=w[inbag], minlength=values.size * n_classes
+    ).reshape(values.size, n_classes)
     return np.sort(_mdlp(counts, values))
 
 
 def bin_codes(X, cut_points):
     """Bin codes of ``X``: ``code = #cuts < x``, so ``x <= cuts[k]`` iff ``code <= k``."""
-    return np.column_stack([np.searchsorted(cuts, X[:, f].astype(np.float64), side="left")
-                            for f, cuts in enumerate(cut_points)]).astype(np.float32)
+    return np.column_stack(
+        [np.searchsorted(cuts, X[:, f].astype(np.float64), side="left") for f, cuts in enumerate(cut_points)]
+    ).astype(np.float32)
 
 
 def raw_thresholds(tree, cut_points):
@@ -170,8 +172,7 @@ class CredalTree(PluggableTreeClassifier):
     """A credal tree of the CRF: IIG splits on raw values, or on MDLP bins of its bootstrap
     sample (``discretize="mdl"``, ``cut_points_`` then holds each feature's cut points)."""
 
-    def __init__(self, split_rule="iig", *, max_features=None, discretize=None,
-                 random_state=None):
+    def __init__(self, split_rule="iig", *, max_features=None, discretize=None, random_state=None):
         super().__init__(split_rule, max_features=max_features, random_state=random_state)
         self.discretize = discretize
 
@@ -179,8 +180,9 @@ class CredalTree(PluggableTreeClassifier):
         if self.discretize is None:
             return super()._fit_encoded(X, y_encoded, sample_weight)
         n_classes = len(self.classes_)
-        self.cut_points_ = [mdl_cut_points(X[:, f], y_encoded, sample_weight, n_classes)
-                            for f in range(X.shape[1])]
+        self.cut_points_ = [
+            mdl_cut_points(X[:, f], y_encoded, sample_weight, n_classes) for f in range(X.shape[1])
+        ]
         super()._fit_encoded(bin_codes(X, self.cut_points_), y_encoded, sample_weight)
         self.tree_ = raw_thresholds(self.tree_, self.cut_points_)
         return self
@@ -213,8 +215,18 @@ class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
         "discretize": [None, StrOptions({"mdl"})],
     }
 
-    def __init__(self, n_estimators=100, *, max_features="log2+1", s=1.0, discretize=None,
-                 voting="hard", oob_score=False, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        max_features="log2+1",
+        s=1.0,
+        discretize=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
         self.s = s
@@ -224,8 +236,12 @@ class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
         max_features = self.max_features
         if max_features == "log2+1":
             max_features = int(np.log2(self.n_features_in_)) + 1
-        return CredalTree(BestThreshold("iig", s=self.s), max_features=max_features,
-                          discretize=self.discretize, random_state=seed)
+        return CredalTree(
+            BestThreshold("iig", s=self.s),
+            max_features=max_features,
+            discretize=self.discretize,
+            random_state=seed,
+        )
 
 
 class BreimanForestClassifier(TreePredictionsMixin, BaggedForest):
@@ -246,11 +262,18 @@ class BreimanForestClassifier(TreePredictionsMixin, BaggedForest):
 
     _parameter_constraints: dict[str, list] = {**_FOREST_CONSTRAINTS, "max_features": COUNT}
 
-    def __init__(self, n_estimators=100, *, max_features="log2", voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        max_features="log2",
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
 
     def _make_tree(self, seed):
-        return PluggableTreeClassifier("gini", max_features=self.max_features,
-                                       random_state=seed)
+        return PluggableTreeClassifier("gini", max_features=self.max_features, random_state=seed)

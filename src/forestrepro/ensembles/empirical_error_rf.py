@@ -48,15 +48,30 @@ class EmpiricalErrorForestClassifier(BaggedForest):
         "max_leaf_nodes": [None, at_least(2)],
     }
 
-    def __init__(self, n_estimators=100, *, max_features="log2", min_samples_split=2,
-                 max_leaf_nodes=None, bootstrap=True, max_samples=None, voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        max_features="log2",
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        bootstrap=True,
+        max_samples=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
         self.min_samples_split = min_samples_split
         self.max_leaf_nodes = max_leaf_nodes
 
     def _make_tree(self, seed):
-        return PluggableTreeClassifier(EmpiricalError(), max_features=self.max_features,
-                                       min_samples_split=self.min_samples_split,
-                                       max_leaf_nodes=self.max_leaf_nodes, random_state=seed)
+        return PluggableTreeClassifier(
+            EmpiricalError(),
+            max_features=self.max_features,
+            min_samples_split=self.min_samples_split,
+            max_leaf_nodes=self.max_leaf_nodes,
+            random_state=seed,
+        )

@@ -11,8 +11,16 @@ from ..trees.estimator import PluggableTreeClassifier
 from ..trees.rules.base import SplitRule
 from ._base import STOPPING_CONSTRAINTS, BaggedForest, base_arguments
 
-_TREE_PARAMS = ("split_rule", "max_depth", "min_samples_split", "max_leaf_nodes",
-                "max_error_fraction", "max_features", "subspace_size", "root_cell")
+_TREE_PARAMS = (
+    "split_rule",
+    "max_depth",
+    "min_samples_split",
+    "max_leaf_nodes",
+    "max_error_fraction",
+    "max_features",
+    "subspace_size",
+    "root_cell",
+)
 
 
 class PluggableForestClassifier(BaggedForest):
@@ -47,11 +55,25 @@ class PluggableForestClassifier(BaggedForest):
         "root_cell": [StrOptions({"data", "unit"})],
     }
 
-    def __init__(self, n_estimators=100, *, split_rule="gini", max_depth=None,
-                 min_samples_split=2, max_leaf_nodes=None, max_error_fraction=0.0,
-                 max_features="sqrt", subspace_size=None, root_cell="data", bootstrap=True,
-                 max_samples=None, voting="soft", oob_score=False, n_jobs=None,
-                 random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        split_rule="gini",
+        max_depth=None,
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        max_error_fraction=0.0,
+        max_features="sqrt",
+        subspace_size=None,
+        root_cell="data",
+        bootstrap=True,
+        max_samples=None,
+        voting="soft",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         super().__init__(**base_arguments(BaggedForest, locals()))
         self.split_rule = split_rule
         self.max_depth = max_depth

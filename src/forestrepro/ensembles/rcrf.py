@@ -58,10 +58,19 @@ class PriorityClassTree(PluggableTreeClassifier):
     the tree's bootstrap and feature draws.  ``priority_index_`` is the encoded class.
     """
 
-    def __init__(self, split_rule="gini", *, max_features=None, subspace_size=None,
-                 priority_draw="all", absent_class_labels="original", random_state=None):
-        super().__init__(split_rule, max_features=max_features, subspace_size=subspace_size,
-                         random_state=random_state)
+    def __init__(
+        self,
+        split_rule="gini",
+        *,
+        max_features=None,
+        subspace_size=None,
+        priority_draw="all",
+        absent_class_labels="original",
+        random_state=None,
+    ):
+        super().__init__(
+            split_rule, max_features=max_features, subspace_size=subspace_size, random_state=random_state
+        )
         self.priority_draw = priority_draw
         self.absent_class_labels = absent_class_labels
 
@@ -116,9 +125,19 @@ class RCRFClassifier(TreePredictionsMixin, BaggedForest):
         "absent_class_labels": [StrOptions({"original", "binary"})],
     }
 
-    def __init__(self, n_estimators=100, *, max_features="log2", feature_subset="per_node",
-                 priority_draw="all", absent_class_labels="original", voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        max_features="log2",
+        feature_subset="per_node",
+        priority_draw="all",
+        absent_class_labels="original",
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
         self.feature_subset = feature_subset
@@ -128,9 +147,11 @@ class RCRFClassifier(TreePredictionsMixin, BaggedForest):
     def _make_tree(self, seed):
         per_tree = self.feature_subset == "per_tree"
         return PriorityClassTree(
-            "gini", max_features=None if per_tree else self.max_features,
+            "gini",
+            max_features=None if per_tree else self.max_features,
             subspace_size=self.max_features if per_tree else None,
-            priority_draw=self.priority_draw, absent_class_labels=self.absent_class_labels,
+            priority_draw=self.priority_draw,
+            absent_class_labels=self.absent_class_labels,
             random_state=seed,
         )
 

@@ -79,8 +79,14 @@ class Job:
 
     def row(self, method: Method, repeat: int, fold: int, values: dict[str, Any]) -> dict:
         """A record row: the job's identity columns, then ``values``."""
-        return {"paper": self.paper, "method": method.name, "dataset": self.dataset,
-                "repeat": repeat, "fold": fold, **values}
+        return {
+            "paper": self.paper,
+            "method": method.name,
+            "dataset": self.dataset,
+            "repeat": repeat,
+            "fold": fold,
+            **values,
+        }
 
     def say(self, method: Method, message: str) -> None:
         """A progress line about ``method`` on this data set."""
@@ -123,10 +129,13 @@ class EvaluationProtocol(ABC):
             return
         name = job.protocol.get("name", self.kind)
         if self.takes_estimators:
-            raise ProtocolError(f"protocol '{name}' fits estimators; method '{method.name}' "
-                                f"({method.key}) is not one")
-        raise ProtocolError(f"protocol '{name}' runs C2RF approaches (estimator: c2rf_approach); "
-                            f"method '{method.name}' is an estimator")
+            raise ProtocolError(
+                f"protocol '{name}' fits estimators; method '{method.name}' ({method.key}) is not one"
+            )
+        raise ProtocolError(
+            f"protocol '{name}' runs C2RF approaches (estimator: c2rf_approach); "
+            f"method '{method.name}' is an estimator"
+        )
 
     @abstractmethod
     def run(self, method: Method, X: np.ndarray, y: np.ndarray, job: Job) -> pd.DataFrame:

@@ -41,26 +41,51 @@ class C2RFSamples(EvaluationProtocol):
                 f"data set '{dataset}': the C2RF protocol needs a binary target with 1 the positive class, "
                 f"got labels {sorted(labels)[:10]} (set paper_targets.{paper} in its conf/dataset entry)"
             )
-        approach = None if method.solve_kwargs is None else {
-            **method.solve_kwargs, "lower": protocol["lower"], "upper": protocol["upper"], "threads": 1,
-        }
+        approach = (
+            None
+            if method.solve_kwargs is None
+            else {
+                **method.solve_kwargs,
+                "lower": protocol["lower"],
+                "upper": protocol["upper"],
+                "threads": 1,
+            }
+        )
         rows = []
         for sample in range(protocol["repeats"]):
             seed = instance_seed(job.root_seed, paper, dataset, protocol["sampling"], sample)
-            (row,) = run_instance(X, y, sampling=protocol["sampling"], seed=seed,
-                                  approaches={method.name: approach},
-                                  time_limit=protocol["time_limit"], bias=protocol["bias"],
-                                  drop_duplicates=protocol["drop_duplicates"])
+            (row,) = run_instance(
+                X,
+                y,
+                sampling=protocol["sampling"],
+                seed=seed,
+                approaches={method.name: approach},
+                time_limit=protocol["time_limit"],
+                bias=protocol["bias"],
+                drop_duplicates=protocol["drop_duplicates"],
+            )
             row.pop("approach")
             switches = row.pop("switches")
-            rows.append(job.row(method, sample, 0, {
-                "accuracy_pct": 100.0 * row["accuracy"], "solved_pct": 100.0 * row["solved"], **row,
-                "switches": json.dumps(switches, sort_keys=True),
-                "time_limit": float(protocol["time_limit"]),
-            }))
-            job.say(method, f"{protocol['sampling']} sample {sample}: "
-                    f"status={row['status']} eta={row['eta']:.0f} accuracy={row['accuracy']:.4f} "
-                    f"mcc={row['mcc']:.4f} ({row['seconds']:.1f}s)")
+            rows.append(
+                job.row(
+                    method,
+                    sample,
+                    0,
+                    {
+                        "accuracy_pct": 100.0 * row["accuracy"],
+                        "solved_pct": 100.0 * row["solved"],
+                        **row,
+                        "switches": json.dumps(switches, sort_keys=True),
+                        "time_limit": float(protocol["time_limit"]),
+                    },
+                )
+            )
+            job.say(
+                method,
+                f"{protocol['sampling']} sample {sample}: "
+                f"status={row['status']} eta={row['eta']:.0f} accuracy={row['accuracy']:.4f} "
+                f"mcc={row['mcc']:.4f} ({row['seconds']:.1f}s)",
+            )
         return pd.DataFrame(rows)
 
 

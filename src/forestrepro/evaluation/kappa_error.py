@@ -39,20 +39,28 @@ class KappaErrorCV(EvaluationProtocol):
                 # Test labels of classes absent from the training part count as -1: every tree errs.
                 index = {c: i for i, c in enumerate(forest.classes_)}
                 y_test = np.array([index.get(c, -1) for c in y[test]])
-                kappa, error = pairwise_kappa_error(forest.tree_predictions(X[test]), y_test,
-                                                    len(forest.classes_))
+                kappa, error = pairwise_kappa_error(
+                    forest.tree_predictions(X[test]), y_test, len(forest.classes_)
+                )
                 mean_kappa, mean_error = kappa_error_centroid(kappa, error)
                 keep_pairs = repeat == 0 and fold == 0
-                rows.append(job.row(method, repeat, fold, {
-                    "mean_pairwise_kappa": mean_kappa,
-                    "mean_pairwise_error": mean_error,
-                    "accuracy": float(np.mean(forest.predict(X[test]) == y[test])),
-                    "pairs_kappa": kappa.tolist() if keep_pairs else None,
-                    "pairs_error": error.tolist() if keep_pairs else None,
-                    "split_seed": s_seed,
-                    "model_seed": seed,
-                    "fit_seconds": time.perf_counter() - started,
-                }))
+                rows.append(
+                    job.row(
+                        method,
+                        repeat,
+                        fold,
+                        {
+                            "mean_pairwise_kappa": mean_kappa,
+                            "mean_pairwise_error": mean_error,
+                            "accuracy": float(np.mean(forest.predict(X[test]) == y[test])),
+                            "pairs_kappa": kappa.tolist() if keep_pairs else None,
+                            "pairs_error": error.tolist() if keep_pairs else None,
+                            "split_seed": s_seed,
+                            "model_seed": seed,
+                            "fit_seconds": time.perf_counter() - started,
+                        },
+                    )
+                )
                 job.say(method, f"repeat {repeat} fold {fold}: κ̄={mean_kappa:.4f} ē={mean_error:.4f}")
         return pd.DataFrame(rows)
 

@@ -67,8 +67,9 @@ class LearningCurve(EvaluationProtocol):
                 "fixed parameters: set grid: {} in the experiment (or fix them in the method's params)"
             )
         sizes = [int(n) for n in protocol["train_sizes"]]
-        test, pool, t_seed = learning_curve_split(len(y), protocol["test_size"], job.root_seed,
-                                                  job.paper, dataset)
+        test, pool, t_seed = learning_curve_split(
+            len(y), protocol["test_size"], job.root_seed, job.paper, dataset
+        )
         if max(sizes) > len(pool):
             raise ProtocolError(
                 f"data set '{dataset}': {len(y)} rows leave {len(pool)} to train on after the "
@@ -87,16 +88,28 @@ class LearningCurve(EvaluationProtocol):
                     )
                 m_seed = job.model_seed(method, repeat, position)
                 started = time.perf_counter()
-                y_pred, extras = method.fit_predict(X[train], y[train], X[test], m_seed,
-                                                    n_jobs=job.n_jobs)
+                y_pred, extras = method.fit_predict(X[train], y[train], X[test], m_seed, n_jobs=job.n_jobs)
                 seconds = time.perf_counter() - started
                 scores = compute_metrics(y[test], y_pred, metrics)
                 error = 1.0 - float(accuracy_score(y[test], y_pred))
-                rows.append(job.row(method, repeat, position, {
-                    "n_train": n, "n_test": len(test), **scores, "error": error, **extras,
-                    "split_seed": s_seed, "test_seed": t_seed, "model_seed": m_seed,
-                    "fit_seconds": seconds,
-                }))
+                rows.append(
+                    job.row(
+                        method,
+                        repeat,
+                        position,
+                        {
+                            "n_train": n,
+                            "n_test": len(test),
+                            **scores,
+                            "error": error,
+                            **extras,
+                            "split_seed": s_seed,
+                            "test_seed": t_seed,
+                            "model_seed": m_seed,
+                            "fit_seconds": seconds,
+                        },
+                    )
+                )
                 job.say(method, f"repeat {repeat} n={n}: error={error:.4f} ({seconds:.1f}s)")
         return pd.DataFrame(rows)
 

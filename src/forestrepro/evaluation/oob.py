@@ -33,9 +33,12 @@ class OOBRepeats(EvaluationProtocol):
             seconds = time.perf_counter() - started
             scores = oob_metrics(forest.oob_decision_function_, y, forest.classes_, job.protocol["metrics"])
             rows.append(job.row(method, repeat, 0, {**scores, "model_seed": seed, "fit_seconds": seconds}))
-            job.say(method, f"repeat {repeat}: "
-                    + ", ".join(f"{k}={v:.4f}" for k, v in scores.items() if isinstance(v, float))
-                    + f" ({seconds:.1f}s)")
+            job.say(
+                method,
+                f"repeat {repeat}: "
+                + ", ".join(f"{k}={v:.4f}" for k, v in scores.items() if isinstance(v, float))
+                + f" ({seconds:.1f}s)",
+            )
         return pd.DataFrame(rows)
 
 

@@ -26,8 +26,14 @@ from .grid_search import search_grid
 from .metrics import compute_metrics
 from .seeds import derive_seed
 
-__all__ = ["NestedCrossValidation", "ProtocolError", "check_splittable", "nested_cross_validation", "require_two_classes",
-           "subsample_stratified"]
+__all__ = [
+    "NestedCrossValidation",
+    "ProtocolError",
+    "check_splittable",
+    "nested_cross_validation",
+    "require_two_classes",
+    "subsample_stratified",
+]
 
 
 def subsample_stratified(X: np.ndarray, y: np.ndarray, rows: int, seed: int, dataset: str):
@@ -94,8 +100,11 @@ class NestedCrossValidation(EvaluationProtocol):
                 stored = checkpoint.get(repeat, fold)
                 if stored is not None:
                     rows.append(stored)
-                    job.say(method, f"repeat {repeat} fold {fold}: read from {checkpoint.directory} "
-                            "(finished by an earlier run of this job)")
+                    job.say(
+                        method,
+                        f"repeat {repeat} fold {fold}: read from {checkpoint.directory} "
+                        "(finished by an earlier run of this job)",
+                    )
                     continue
                 m_seed = job.model_seed(method, repeat, fold)
                 model = _model(method, m_seed, scale)
@@ -103,9 +112,16 @@ class NestedCrossValidation(EvaluationProtocol):
                 inner_score = np.nan
                 if n_candidates > 1:
                     inner = _splitter(protocol["inner_folds"], stratified, derive_seed(m_seed, "inner"))
-                    check_splittable(inner, y[train], dataset, f", repeat {repeat}, outer fold {fold} (inner folds)")
+                    check_splittable(
+                        inner, y[train], dataset, f", repeat {repeat}, outer fold {fold} (inner folds)"
+                    )
                     choice = search_grid(
-                        model, grid, X[train], y[train], inner, n_jobs=job.n_jobs,
+                        model,
+                        grid,
+                        X[train],
+                        y[train],
+                        inner,
+                        n_jobs=job.n_jobs,
                         kept=checkpoint.get_search(repeat, fold),
                         keep=lambda state, r=repeat, f=fold: checkpoint.put_search(r, f, state),
                     )
@@ -120,21 +136,31 @@ class NestedCrossValidation(EvaluationProtocol):
                 predict_seconds = time.perf_counter() - started
                 scores = compute_metrics(y[test], y_pred, protocol["metrics"])
                 params = {k.removeprefix("model__"): v for k, v in best.items()}
-                rows.append(job.row(method, repeat, fold, {
-                    "n_train": len(train),
-                    "n_test": len(test),
-                    **scores,
-                    "inner_accuracy": inner_score,
-                    "best_params": json.dumps(params, sort_keys=True),
-                    "split_seed": s_seed,
-                    "model_seed": m_seed,
-                    "fit_seconds": fit_seconds,
-                    "predict_seconds": predict_seconds,
-                }))
+                rows.append(
+                    job.row(
+                        method,
+                        repeat,
+                        fold,
+                        {
+                            "n_train": len(train),
+                            "n_test": len(test),
+                            **scores,
+                            "inner_accuracy": inner_score,
+                            "best_params": json.dumps(params, sort_keys=True),
+                            "split_seed": s_seed,
+                            "model_seed": m_seed,
+                            "fit_seconds": fit_seconds,
+                            "predict_seconds": predict_seconds,
+                        },
+                    )
+                )
                 checkpoint.put(repeat, fold, rows[-1])
-                job.say(method, f"repeat {repeat} fold {fold}: "
-                        + ", ".join(f"{k}={v:.4f}" for k, v in scores.items())
-                        + f" params={params} ({fit_seconds:.1f}s)")
+                job.say(
+                    method,
+                    f"repeat {repeat} fold {fold}: "
+                    + ", ".join(f"{k}={v:.4f}" for k, v in scores.items())
+                    + f" params={params} ({fit_seconds:.1f}s)",
+                )
         return pd.DataFrame(rows)
 
 

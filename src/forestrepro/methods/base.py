@@ -44,7 +44,9 @@ class Method(ABC):
         try:
             self.estimator(random_state=0)
         except TypeError as err:
-            raise MethodConfigError(f"method '{self.name}' ({self.key}): bad params {self.params}: {err}") from err
+            raise MethodConfigError(
+                f"method '{self.name}' ({self.key}): bad params {self.params}: {err}"
+            ) from err
 
     @abstractmethod
     def estimator(self, random_state: int) -> BaseEstimator:

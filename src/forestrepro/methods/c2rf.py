@@ -16,8 +16,10 @@ from ..c2rf import solve
 from .base import Method, MethodConfigError
 
 SOLVE_SWITCHES = frozenset(
-    name for name, p in inspect.signature(solve).parameters.items()
-    if p.kind is inspect.Parameter.KEYWORD_ONLY and name not in ("lower", "upper", "time_limit", "threads", "seed")
+    name
+    for name, p in inspect.signature(solve).parameters.items()
+    if p.kind is inspect.Parameter.KEYWORD_ONLY
+    and name not in ("lower", "upper", "time_limit", "threads", "seed")
 )
 """``solve`` keywords an approach may set (bounds, time limit, threads and seed come from the protocol)."""
 
@@ -30,7 +32,9 @@ class C2RFApproach(Method):
 
     def __init__(self, name: str, params: dict[str, Any], grid: dict[str, list], options: dict | None = None):
         if grid:
-            raise MethodConfigError(f"method '{name}' ({self.key}): a C2RF approach has no search grid, got {grid}")
+            raise MethodConfigError(
+                f"method '{name}' ({self.key}): a C2RF approach has no search grid, got {grid}"
+            )
         params = dict(params)
         vote = bool(params.pop("vote", False))
         unknown = sorted(set(params) - SOLVE_SWITCHES)
@@ -39,7 +43,9 @@ class C2RFApproach(Method):
                 f"method '{name}' ({self.key}): unknown params {unknown}; valid: ['vote', {', '.join(repr(s) for s in sorted(SOLVE_SWITCHES))}]"
             )
         if vote and params:
-            raise MethodConfigError(f"method '{name}' ({self.key}): 'vote: true' takes no solve switches, got {sorted(params)}")
+            raise MethodConfigError(
+                f"method '{name}' ({self.key}): 'vote: true' takes no solve switches, got {sorted(params)}"
+            )
         self.solve_kwargs: dict[str, Any] | None = None if vote else params
         super().__init__(name, {"vote": True} if vote else params, grid, options)
 
@@ -47,8 +53,10 @@ class C2RFApproach(Method):
         """Nothing more to check: ``__init__`` checked the switches against ``solve``."""
 
     def estimator(self, random_state: int):
-        raise MethodConfigError(f"method '{self.name}' ({self.key}): a C2RF approach is not an estimator; "
-                                "it runs under the c2rf_samples protocol")
+        raise MethodConfigError(
+            f"method '{self.name}' ({self.key}): a C2RF approach is not an estimator; "
+            "it runs under the c2rf_samples protocol"
+        )
 
     def param_grid(self, n_features: int) -> dict[str, list]:
         return {}

@@ -53,16 +53,26 @@ def provenance_block(tag: str, records: list[dict], n_jobs: int) -> list:
     is made on, so rebuilding the report from the same records gives the same bytes."""
     dirty = [record_job(r) for r in records if r["git"].get("clean") is not True]
     times = sorted(r["made"] for r in records)
-    packages = [", ".join(f"{k} {v}" for k, v in sorted(r["environment"]["packages"].items())) for r in records]
+    packages = [
+        ", ".join(f"{k} {v}" for k, v in sorted(r["environment"]["packages"].items())) for r in records
+    ]
     items = [
-        (f"tag: {tag}; {len(records)} run records of the {n_jobs} jobs, under results/runs/{tag}/ "
-         "(each job's rows in <job>.csv, its spec, code, data and machine in <job>.provenance.json)"),
-        "commits the records were made at: " + (_counted(str(r["git"].get("commit")) for r in records) or "none"),
-        ("trees: every record was made from a clean tree" if not dirty else
-         f"trees: {len(dirty)} records were made from a tree with uncommitted changes: " + ", ".join(dirty)),
+        (
+            f"tag: {tag}; {len(records)} run records of the {n_jobs} jobs, under results/runs/{tag}/ "
+            "(each job's rows in <job>.csv, its spec, code, data and machine in <job>.provenance.json)"
+        ),
+        "commits the records were made at: "
+        + (_counted(str(r["git"].get("commit")) for r in records) or "none"),
+        (
+            "trees: every record was made from a clean tree"
+            if not dirty
+            else f"trees: {len(dirty)} records were made from a tree with uncommitted changes: "
+            + ", ".join(dirty)
+        ),
         "library code: " + _counted(r["code"]["digest"][:12] for r in records) + " (code digests)",
         "records made: " + (f"{times[0]} to {times[-1]}" if times else "none"),
-        "machines: " + _counted(f"{r['environment']['machine']}, Python {r['environment']['python']}" for r in records),
+        "machines: "
+        + _counted(f"{r['environment']['machine']}, Python {r['environment']['python']}" for r in records),
         "packages: " + _counted(packages),
     ]
     return [Heading("Provenance"), Bullets(tuple(items))]
@@ -88,19 +98,27 @@ def records_block(tag: str, records: list[dict], out_dir: Path) -> list:
         )
         for r in sorted(records, key=record_job)
     )
-    return [Heading("Run records"), Table(("Job", "Record", "Rows", "Commit", "Wall s"), rows)] if rows else []
+    return (
+        [Heading("Run records"), Table(("Job", "Record", "Rows", "Commit", "Wall s"), rows)] if rows else []
+    )
 
 
-def paper_notes(spec: dict, dataset_specs: dict, data_provenance: dict, rows_fed: dict | None = None) -> list[str]:
+def paper_notes(
+    spec: dict, dataset_specs: dict, data_provenance: dict, rows_fed: dict | None = None
+) -> list[str]:
     """A paper's notes: its configured notes, per-data-set options, stand-ins, shape differences
     (``rows_fed``: the rows the protocol fed the method per data set, where the runs say)."""
     notes = list(spec.get("notes", []))
     for dataset, options in sorted(spec.get("dataset_options", {}).items()):
         if "subsample_rows" in options:
-            notes.append(f"{dataset}: run on a seeded, class-stratified subsample of {options['subsample_rows']} rows.")
+            notes.append(
+                f"{dataset}: run on a seeded, class-stratified subsample of {options['subsample_rows']} rows."
+            )
         if "repeats" in options:
-            notes.append(f"{dataset}: {options['repeats']} split(s), in place of the protocol's "
-                         f"(paper.{spec['paper']}.dataset_options.{dataset}.repeats).")
+            notes.append(
+                f"{dataset}: {options['repeats']} split(s), in place of the protocol's "
+                f"(paper.{spec['paper']}.dataset_options.{dataset}.repeats)."
+            )
     return notes + _dataset_notes(spec, dataset_specs, data_provenance, rows_fed or {})
 
 
@@ -117,14 +135,24 @@ def _fill_contents(doc: Document, at: int, table_at: list) -> None:
     linked to the table) at ``doc.blocks[at + 1]`` and the contents (links to each section) at
     ``doc.blocks[at + 3]``."""
     headings = [(i, b) for i, b in enumerate(doc.blocks) if isinstance(b, Heading)]
-    anchor_at = dict(zip((i for i, _ in headings), anchors([Heading(doc.title, 1), *doc.blocks])[1:], strict=True))
+    anchor_at = dict(
+        zip((i for i, _ in headings), anchors([Heading(doc.title, 1), *doc.blocks])[1:], strict=True)
+    )
     sections = tuple(f"[{b.text}](#{anchor_at[i]})" for i, b in headings if b.level == 2 and i > at + 2)
     summary = tuple(summary_row(result, anchor_at[i]) for i, result in table_at)
     doc.blocks[at + 1] = Table(
-        ("Paper", "Table", "Cells within tolerance", "Outside without a cause", "Empty cells",
-         "Claims hold / not / undecided"),
-        summary, caption="Regenerated cells within tolerance of the published ones, and the paper's claims "
-                         "checked on our numbers")
+        (
+            "Paper",
+            "Table",
+            "Cells within tolerance",
+            "Outside without a cause",
+            "Empty cells",
+            "Claims hold / not / undecided",
+        ),
+        summary,
+        caption="Regenerated cells within tolerance of the published ones, and the paper's claims "
+        "checked on our numbers",
+    )
     doc.blocks[at + 3] = Bullets(sections)
 
 
@@ -154,7 +182,8 @@ def build_report(
             raise DirtyRecordError(
                 f"a committed report ({out_dir}) cannot rest on records made from a tree with uncommitted "
                 f"changes (or outside git): {', '.join(dirty[:10])}{' ...' if len(dirty) > 10 else ''}; "
-                "commit the code and rerun those jobs")
+                "commit the code and rerun those jobs"
+            )
     data_provenance = data_provenance_of(records)
     shutil.rmtree(out_dir / "figures", ignore_errors=True)
     doc = Document(f"forestrepro report: {tag}")
@@ -184,8 +213,12 @@ def build_report(
                 f"{waiting} have not run yet. A cell without a finished job says which, the ranks leave "
                 "its data set out, and a claim that needs it cannot be checked unless the other cells "
                 "decide it."
-                + (f" A cell made of one job per repeat shows a value only once all of them have run: "
-                   f"{held} finished jobs wait for the other repeats of their cell." if held else "")
+                + (
+                    f" A cell made of one job per repeat shows a value only once all of them have run: "
+                    f"{held} finished jobs wait for the other repeats of their cell."
+                    if held
+                    else ""
+                )
             )
         )
         if failed:
@@ -206,7 +239,9 @@ def build_report(
         return lambda table: _table_cells(stems[paper, table]) if (paper, table) in stems else None
 
     contents_at = len(doc.blocks)
-    doc.add(Heading("Summary"), Bullets(()), Heading("Contents"), Bullets(()))  # filled in once every heading is known
+    doc.add(
+        Heading("Summary"), Bullets(()), Heading("Contents"), Bullets(())
+    )  # filled in once every heading is known
     table_at = []  # (position of the table's heading, TableResult)
     papers = list(dict.fromkeys(spec["paper"] for _, spec, _ in tables))
     for paper in papers:
@@ -226,15 +261,22 @@ def build_report(
             if fspec["paper"] == paper:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(png, out_dir / "figures" / png.name)
-                doc.add(Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", figure_caption(fspec)))
+                doc.add(
+                    Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", figure_caption(fspec))
+                )
                 doc.add(*claims_blocks(_figure_claims(png)))
-        notes = list(dict.fromkeys(n for _, spec, _ in mine
-                                   for n in paper_notes(spec, dataset_specs, data_provenance, rows_fed)))
+        notes = list(
+            dict.fromkeys(
+                n for _, spec, _ in mine for n in paper_notes(spec, dataset_specs, data_provenance, rows_fed)
+            )
+        )
         if notes:
             doc.add(Heading("Notes", 3), Bullets(tuple(notes)))
     sources = tuple(
         f"{name}: {p.get('source', '?')} "
-        + ", ".join(f"{f.get('path', '?')} (sha256 {str(f.get('sha256', '?'))[:12]}…)" for f in p.get("files", []))
+        + ", ".join(
+            f"{f.get('path', '?')} (sha256 {str(f.get('sha256', '?'))[:12]}…)" for f in p.get("files", [])
+        )
         for name, p in sorted(data_provenance.items())
     )
     if sources:

@@ -46,7 +46,9 @@ def _pending_of(job: str, pending: dict) -> str | None:
         return pending[job]
     parts = Counter(why for part, why in pending.items() if part.startswith(job + "/"))
     total = sum(parts.values())
-    return "; ".join(f"{why}: {n} of {total} repeat jobs" for why, n in sorted(parts.items())) if parts else None
+    return (
+        "; ".join(f"{why}: {n} of {total} repeat jobs" for why, n in sorted(parts.items())) if parts else None
+    )
 
 
 def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: None) -> str:
@@ -62,19 +64,24 @@ def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: Non
         if record_link(job) is None:
             return "not computed"
         status = cell.get("empty_status") or ""
-        return (f"no value: the job ran, but none of its {f'{runs} ' if runs else ''}runs has one"
-                + (f" (solver status: {status})" if isinstance(status, str) and status else ""))
+        return f"no value: the job ran, but none of its {f'{runs} ' if runs else ''}runs has one" + (
+            f" (solver status: {status})" if isinstance(status, str) and status else ""
+        )
     share = spec.get("min_solved_share")
     if share is not None and not pd.isna(cell.get("n_solved", float("nan"))):
-        return (f"no value: {int(cell['n_solved'])} of {runs} runs solved within the time limit, fewer than "
-                f"the {share:.0%} the table needs")
+        return (
+            f"no value: {int(cell['n_solved'])} of {runs} runs solved within the time limit, fewer than "
+            f"the {share:.0%} the table needs"
+        )
     return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
 
 
 def _verdict(cell, spec: dict, pending: dict, record_link=lambda job: None) -> Styled:
     if bool(cell.get("beyond_limit", False)):  # whether or not our runs reached a value
-        return Styled(f"beyond our limit: the paper's value exceeds our {spec['limit']} of {spec['limit_value']:g}",
-                      "none")
+        return Styled(
+            f"beyond our limit: the paper's value exceeds our {spec['limit']} of {spec['limit_value']:g}",
+            "none",
+        )
     if pd.isna(cell["mean"]):
         return Styled(_missing_reason(cell, spec, pending, record_link), "none")
     if pd.isna(cell["published_mean"]):
@@ -96,7 +103,8 @@ def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> t
         rows.append(
             (
                 c["dataset"],
-                c["method"] + (f" ({c['paper_method']})" if isinstance(c["paper_method"], str) else " (ours only)"),
+                c["method"]
+                + (f" ({c['paper_method']})" if isinstance(c["paper_method"], str) else " (ours only)"),
                 format_cell(c["published_mean"], c["published_std"], digits),
                 f"[{regenerated}]({link})" if link and not pd.isna(c["mean"]) else regenerated,
                 _fmt(c["delta"], digits),
@@ -128,33 +136,48 @@ def _rank_rows(ranks: dict, methods: dict) -> tuple:
 
 
 def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict, rows_fed: dict) -> list[str]:
-    return [f"{dataset}: {found}" for dataset in spec["dataset_order"]
-            for found in data_candidates(dataset, spec["paper"], dataset_specs, data_provenance,
-                                         rows_fed.get(dataset))]
+    return [
+        f"{dataset}: {found}"
+        for dataset in spec["dataset_order"]
+        for found in data_candidates(
+            dataset, spec["paper"], dataset_specs, data_provenance, rows_fed.get(dataset)
+        )
+    ]
 
 
 def ablation_blocks(explained: pd.DataFrame) -> list:
     """What an ablation table's cells outside tolerance mean: not deviations of the reproduction
     to be explained, but how far another reading (or our variant) lands from the paper's column."""
-    return [Paragraph(
-        f"An ablation (the table's ablation: true): each row runs a reading or variant other than the "
-        f"paper's method on purpose, beside the paper's column to show which lands closer. Its "
-        f"{len(explained)} cells outside tolerance are that finding, not deviations of the reproduction, "
-        "and are not counted as unexplained; the paper's method is in the tables above.")]
+    return [
+        Paragraph(
+            f"An ablation (the table's ablation: true): each row runs a reading or variant other than the "
+            f"paper's method on purpose, beside the paper's column to show which lands closer. Its "
+            f"{len(explained)} cells outside tolerance are that finding, not deviations of the reproduction, "
+            "and are not counted as unexplained; the paper's method is in the tables above."
+        )
+    ]
 
 
 def deviation_blocks(explained: pd.DataFrame, digits: int) -> list:
     """The cells outside tolerance, counted by cause, each with its cause or as unexplained."""
     if explained.empty:
         return []
-    rows = tuple((r["dataset"], r["method"], _fmt(r["delta"], digits),
-                  Styled(r["cause"], "out" if r["cause"] == UNEXPLAINED else "ok"),
-                  r["evidence"] or (f"candidate, not tested: {r['candidates']}" if r["candidates"] else ""))
-                 for _, r in explained.iterrows())
+    rows = tuple(
+        (
+            r["dataset"],
+            r["method"],
+            _fmt(r["delta"], digits),
+            Styled(r["cause"], "out" if r["cause"] == UNEXPLAINED else "ok"),
+            r["evidence"] or (f"candidate, not tested: {r['candidates']}" if r["candidates"] else ""),
+        )
+        for _, r in explained.iterrows()
+    )
     return [
         Heading("Deviations", 4),
-        Paragraph(f"{len(explained)} cells outside tolerance, by cause: {counted(explained)}. A cause is "
-                  "attached only where the rule's test holds (report/deviations.py)."),
+        Paragraph(
+            f"{len(explained)} cells outside tolerance, by cause: {counted(explained)}. A cause is "
+            "attached only where the rule's test holds (report/deviations.py)."
+        ),
         Table(("Data set", "Method", "Δ", "Cause", "Evidence"), rows),
     ]
 
@@ -166,7 +189,10 @@ def claims_blocks(claims: list[dict]) -> list:
     return [
         Table(
             ("Claim", "On the paper's numbers", "On ours", "Evidence (paper; ours)"),
-            tuple((c["claim"], c["paper"], c["ours"], f"{c['paper_evidence']}; {c['ours_evidence']}") for c in claims),
+            tuple(
+                (c["claim"], c["paper"], c["ours"], f"{c['paper_evidence']}; {c['ours_evidence']}")
+                for c in claims
+            ),
             caption="The paper's claims, checked",
         )
     ]
@@ -204,15 +230,17 @@ def _table_cells(stem: Path) -> pd.DataFrame:
     return cells
 
 
-def table_result(stem: Path, spec: dict, dataset_specs: dict, data_provenance: dict,
-                 table_cells=lambda table: None) -> TableResult:
+def table_result(
+    stem: Path, spec: dict, dataset_specs: dict, data_provenance: dict, table_cells=lambda table: None
+) -> TableResult:
     """Read and judge one regenerated table; ``table_cells(table)`` gives the cells of another
     table of the paper (for the cause tests)."""
     cells = _table_cells(stem)
     ranks = json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
     claims = [evaluate_claim(c, cells, ranks, spec) for c in spec.get("claims", [])]
-    return TableResult(spec, cells, ranks, claims,
-                       explain(cells, spec, table_cells, dataset_specs, data_provenance))
+    return TableResult(
+        spec, cells, ranks, claims, explain(cells, spec, table_cells, dataset_specs, data_provenance)
+    )
 
 
 def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
@@ -226,7 +254,8 @@ def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
         f"[{spec['table']}](#{anchor})",
         f"{int(computed['within'].astype(bool).sum())} of {len(computed)}",
         # an ablation's cells run another reading on purpose: outside tolerance is its finding
-        f"ablation: {len(explained)} outside" if spec.get("ablation")
+        f"ablation: {len(explained)} outside"
+        if spec.get("ablation")
         else f"{int((explained['cause'] == UNEXPLAINED).sum())} of {len(explained)}",
         str(int(cells["mean"].isna().sum())),
         f"{claims.count(HOLDS)} / {claims.count(FAILS)} / {claims.count(UNKNOWN)}" if claims else "none",
@@ -247,13 +276,25 @@ def average_blocks(averages: list | None, spec: dict) -> list:
         if a["within"] is not None:
             verdict = _tolerance_verdict(a["within"])
         else:
-            verdict = Styled("a cell of the group is missing" if a["mean"] is None else "not in the paper", "none")
+            verdict = Styled(
+                "a cell of the group is missing" if a["mean"] is None else "not in the paper", "none"
+            )
         paper = spec["methods"][a["method"]]
-        rows.append((f"Avg ({a['group']}: {', '.join(a['datasets'])})",
-                     a["method"] + (f" ({paper})" if paper else " (ours only)"),
-                     *(_fmt(a[key], digits) for key in ("published_mean", "mean", "delta", "tolerance")), verdict))
-    return [Table(("Average row", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
-                  tuple(rows), caption="Average rows: the mean of each group's cells (the paper's from its cells)")]
+        rows.append(
+            (
+                f"Avg ({a['group']}: {', '.join(a['datasets'])})",
+                a["method"] + (f" ({paper})" if paper else " (ours only)"),
+                *(_fmt(a[key], digits) for key in ("published_mean", "mean", "delta", "tolerance")),
+                verdict,
+            )
+        )
+    return [
+        Table(
+            ("Average row", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
+            tuple(rows),
+            caption="Average rows: the mean of each group's cells (the paper's from its cells)",
+        )
+    ]
 
 
 def paired_blocks(paired: list | None, spec: dict) -> list:
@@ -263,27 +304,53 @@ def paired_blocks(paired: list | None, spec: dict) -> list:
     digits = spec.get("digits", 4)
     for test in paired or []:
         rows = tuple(
-            (dataset, str(d["n_splits"]), _fmt(d["mean_diff"], digits),
-             _fmt(d["std_diff"], digits), _p(d["p"]),
-             "—" if d["significant"] is None else (("yes, " + (test["a"] if d["mean_diff"] > 0 else test["b"]) + " better")
-                                                    if d["significant"] else "no"))
-            for dataset, d in ((name, test["per_dataset"][name]) for name in spec["dataset_order"]
-                               if name in test["per_dataset"])
+            (
+                dataset,
+                str(d["n_splits"]),
+                _fmt(d["mean_diff"], digits),
+                _fmt(d["std_diff"], digits),
+                _p(d["p"]),
+                "—"
+                if d["significant"] is None
+                else (
+                    ("yes, " + (test["a"] if d["mean_diff"] > 0 else test["b"]) + " better")
+                    if d["significant"]
+                    else "no"
+                ),
+            )
+            for dataset, d in (
+                (name, test["per_dataset"][name])
+                for name in spec["dataset_order"]
+                if name in test["per_dataset"]
+            )
         )
         across = test["across"]
         blocks += [
-            Table(("Data set", "Splits", f"{test['a']} − {test['b']} (mean)", "std", "p", f"significant at α = {test['alpha']}"),
-                  rows, caption=f"{test['a']} against {test['b']} on the same splits (positive: {test['a']} better); "
-                                "p of Nadeau and Bengio's corrected resampled t-test (none with one split)"),
-            Paragraph(f"Across the {across['n_datasets']} data sets: {test['a']} better on {across['wins']}, worse on "
-                      f"{across['losses']}, tied on {across['ties']}; sign test p = {_p(across['sign_p'])}, Wilcoxon "
-                      f"signed-ranks test p = {_p(across['wilcoxon_p'])} (Demšar 2006, Sec. 3.1)."),
+            Table(
+                (
+                    "Data set",
+                    "Splits",
+                    f"{test['a']} − {test['b']} (mean)",
+                    "std",
+                    "p",
+                    f"significant at α = {test['alpha']}",
+                ),
+                rows,
+                caption=f"{test['a']} against {test['b']} on the same splits (positive: {test['a']} better); "
+                "p of Nadeau and Bengio's corrected resampled t-test (none with one split)",
+            ),
+            Paragraph(
+                f"Across the {across['n_datasets']} data sets: {test['a']} better on {across['wins']}, worse on "
+                f"{across['losses']}, tied on {across['ties']}; sign test p = {_p(across['sign_p'])}, Wilcoxon "
+                f"signed-ranks test p = {_p(across['wilcoxon_p'])} (Demšar 2006, Sec. 3.1)."
+            ),
         ]
     return blocks
 
 
-def table_section(result: TableResult, figure: Path | None, pending: dict | None = None,
-                  record_link=lambda job: None) -> list:
+def table_section(
+    result: TableResult, figure: Path | None, pending: dict | None = None, record_link=lambda job: None
+) -> list:
     """The report section of one regenerated table; ``pending`` says why a job has no record
     yet (a partial report); ``record_link(job)`` is the link to a job's record, or None."""
     pending = pending or {}
@@ -301,8 +368,11 @@ def table_section(result: TableResult, figure: Path | None, pending: dict | None
             f"{n_missing} cells were not computed"
             + (f", {n_empty} have runs but no value" if n_empty else "")
             + f". Metric: {spec['metric']}, "
-            + ("median over the samples." if spec.get("aggregate") == "median"
-               else "mean ± std over folds and repeats (a single value where there is one split).")
+            + (
+                "median over the samples."
+                if spec.get("aggregate") == "median"
+                else "mean ± std over folds and repeats (a single value where there is one split)."
+            )
         ),
         Table(
             ("Data set", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
@@ -311,15 +381,21 @@ def table_section(result: TableResult, figure: Path | None, pending: dict | None
         ),
         *average_blocks(ranks.get("averages"), spec),
         *paired_blocks(ranks.get("paired"), spec),
-        *(ablation_blocks(result.explained) if spec.get("ablation")
-          else deviation_blocks(result.explained, spec.get("digits", 4))),
+        *(
+            ablation_blocks(result.explained)
+            if spec.get("ablation")
+            else deviation_blocks(result.explained, spec.get("digits", 4))
+        ),
     ]
     unplaced = [f"{kind} {', '.join(names)}" for kind, names in spec.get("unplaced", {}).items() if names]
     if unplaced:
-        blocks.insert(2, Paragraph(
-            f"Run by experiment '{spec['experiment']}' but not in this table, whose published version has no "
-            f"row or column for them: {'; '.join(unplaced)}. Their numbers are in the run records."
-        ))
+        blocks.insert(
+            2,
+            Paragraph(
+                f"Run by experiment '{spec['experiment']}' but not in this table, whose published version has no "
+                f"row or column for them: {'; '.join(unplaced)}. Their numbers are in the run records."
+            ),
+        )
     methods = spec["method_order"]
     if spec.get("rank", True):
         blocks.append(
@@ -337,17 +413,24 @@ def table_section(result: TableResult, figure: Path | None, pending: dict | None
                 ("Mean ranks over the paper's whole table", *printed),
                 (
                     ("printed in the paper", *(_fmt(r) for r in printed.values())),
-                    ("recomputed from the paper's own cells", *(_fmt(recomputed.get(m, float("nan"))) for m in printed)),
+                    (
+                        "recomputed from the paper's own cells",
+                        *(_fmt(recomputed.get(m, float("nan"))) for m in printed),
+                    ),
                 ),
                 caption="A check of the paper's arithmetic (ties get the average rank)",
             )
         )
     blocks += claims_blocks(result.claims)
     if figure is not None:
-        blocks.append(Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}"))
+        blocks.append(
+            Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}")
+        )
     missing = cells[cells["mean"].isna()]
-    notes = [f"{r['dataset']} / {r['method']}: {_missing_reason(r, spec, pending, record_link)}"
-             for _, r in missing.iterrows()]
+    notes = [
+        f"{r['dataset']} / {r['method']}: {_missing_reason(r, spec, pending, record_link)}"
+        for _, r in missing.iterrows()
+    ]
     excluded = ranks["ours"].get("excluded_datasets", [])
     if excluded:
         notes.append("left out of the regenerated ranks for a missing cell: " + ", ".join(excluded))

@@ -118,17 +118,20 @@ def powers(n_partners, max_coalition, out):
     max_size = n_others if max_coalition < 0 else min(max_coalition, n_others)
     scratch = np.empty((3, n))
     if max_coalition < 0:
-        denominator = 2.0 ** n_others
+        denominator = 2.0**n_others
     else:
         _binomials(n_others, max_size, scratch[0])
-        denominator = scratch[0, 1:max_size + 1].sum()
+        denominator = scratch[0, 1 : max_size + 1].sum()
     by_a = scratch[2]
     by_a[:] = -1.0
     for i in range(n):
         a = n_partners[i]
         if by_a[a] < 0.0:
-            by_a[a] = 0.0 if denominator == 0.0 else won_coalitions(
-                a, n_others, max_size, scratch[0], scratch[1]) / denominator
+            by_a[a] = (
+                0.0
+                if denominator == 0.0
+                else won_coalitions(a, n_others, max_size, scratch[0], scratch[1]) / denominator
+            )
         out[i] = by_a[a]
 
 

@@ -61,10 +61,20 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, split_rule="gini", *, max_depth=None, min_samples_split=2,
-                 max_leaf_nodes=None, max_error_fraction=0.0, max_features=None,
-                 subspace_size=None, root_cell="data", priority_class=None,
-                 random_state=None):
+    def __init__(
+        self,
+        split_rule="gini",
+        *,
+        max_depth=None,
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        max_error_fraction=0.0,
+        max_features=None,
+        subspace_size=None,
+        root_cell="data",
+        priority_class=None,
+        random_state=None,
+    ):
         self.split_rule = split_rule
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -80,16 +90,16 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float32, order="C")
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
-        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                             ensure_non_negative=True)
+        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         return self._fit_encoded(X, y_encoded, sample_weight)
 
     def _fit_encoded(self, X, y_encoded, sample_weight):
         """Grow the tree on validated float32 ``X`` and labels encoded by ``classes_``."""
         rule = resolve_split_rule(self.split_rule)
         check_params(self)
-        stopping = StoppingRules(self.min_samples_split, self.max_depth, self.max_leaf_nodes,
-                                 float(self.max_error_fraction))
+        stopping = StoppingRules(
+            self.min_samples_split, self.max_depth, self.max_leaf_nodes, float(self.max_error_fraction)
+        )
         random_state = check_random_state(self.random_state)
         n_features = X.shape[1]
         pool = np.arange(n_features)
@@ -98,10 +108,17 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
             pool = np.sort(random_state.choice(n_features, size, replace=False))
         n_eval = resolve_count(self.max_features, pool.shape[0], "max_features")
         self.tree_ = build_tree(
-            X, y_encoded, len(self.classes_), rule, sample_weight=sample_weight,
-            stopping=stopping, features=pool, n_eval=n_eval,
+            X,
+            y_encoded,
+            len(self.classes_),
+            rule,
+            sample_weight=sample_weight,
+            stopping=stopping,
+            features=pool,
+            n_eval=n_eval,
             root_cell=unit_cell(n_features) if self.root_cell == "unit" else None,
-            label_view=self._label_view(), seed=random_state.randint(_MAX_SEED),
+            label_view=self._label_view(),
+            seed=random_state.randint(_MAX_SEED),
         )
         self.features_ = pool
         return self

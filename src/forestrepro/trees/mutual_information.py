@@ -136,7 +136,7 @@ def _weighted_count(mask, planes, first, n_planes):
 def weight_planes_needed(max_weight):
     """Number of bits of the largest integer weight (at least 1)."""
     n_planes = 1
-    while 2.0 ** n_planes <= max_weight:
+    while 2.0**n_planes <= max_weight:
         n_planes += 1
     return n_planes
 
@@ -180,11 +180,11 @@ def information_from_bitsets(sets, n_classes, n_planes, mi, cmi):
     zero cell adds an exact 0), so the results are bit-identical to the histogram path.
     The total weight must be below ``XLOGX_TABLE_SIZE``."""
     h = sets.shape[0] - n_classes * n_planes
-    bits = sets[n_classes * n_planes:]
+    bits = sets[n_classes * n_planes :]
     counts = np.empty((h + 2) * n_classes, dtype=np.intp)
     class_total = counts[:n_classes]
-    upper = counts[n_classes:(h + 1) * n_classes]  # upper[i * n_classes + c]
-    both = counts[(h + 1) * n_classes:]
+    upper = counts[n_classes : (h + 1) * n_classes]  # upper[i * n_classes + c]
+    both = counts[(h + 1) * n_classes :]
     all_samples = ~np.uint64(0)
     total = 0
     s_y = 0.0
@@ -196,7 +196,7 @@ def information_from_bitsets(sets, n_classes, n_planes, mi, cmi):
     s_x = sums[:h]
     s_xy = sums[h:]
     for i in range(h):
-        up_i = upper[i * n_classes:(i + 1) * n_classes]
+        up_i = upper[i * n_classes : (i + 1) * n_classes]
         for c in range(n_classes):
             up_i[c] = _weighted_count(bits[i], sets, c * n_planes, n_planes)
         s_xy[i] = 0.0
@@ -213,9 +213,9 @@ def information_from_bitsets(sets, n_classes, n_planes, mi, cmi):
         mi[i] = log_total + (s_xy[i] - s_x[i] - s_y) / total
     for i in range(h):
         cmi[i, i] = 0.0
-        up_i = upper[i * n_classes:(i + 1) * n_classes]
+        up_i = upper[i * n_classes : (i + 1) * n_classes]
         for j in range(i + 1, h):
-            up_j = upper[j * n_classes:(j + 1) * n_classes]
+            up_j = upper[j * n_classes : (j + 1) * n_classes]
             mask = bits[i] & bits[j]
             for c in range(n_classes):
                 both[c] = _weighted_count(mask, sets, c * n_planes, n_planes)

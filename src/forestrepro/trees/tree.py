@@ -56,8 +56,7 @@ class Tree:
 
     def apply(self, X):
         """Leaf index of each row of ``X`` (float32)."""
-        return _apply(self.children_left, self.children_right, self.feature, self.threshold,
-                      X)
+        return _apply(self.children_left, self.children_right, self.feature, self.threshold, X)
 
     def predict_proba(self, X):
         """Class frequencies of the leaf of each row of ``X`` (float32)."""

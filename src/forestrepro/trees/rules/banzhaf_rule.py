@@ -193,8 +193,7 @@ def scores_from_information(mi, cmi, max_coalition, as_power, out):
 
 
 @njit(cache=True, nogil=True)
-def player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
-                  max_coalition, as_power, out):
+def player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins, max_coalition, as_power, out):
     """``scores_from_information`` for the players whose bins at the node are ``codes``."""
     h = codes.shape[0]
     mi = np.empty(h)
@@ -245,15 +244,15 @@ def node_bitsets(X, y, w, n_classes, samples, start, end, counts, players, bound
 
 
 @njit(cache=True, nogil=True)
-def node_scores(X, y, w, n_classes, samples, start, end, counts, players, bounds, n_bins,
-                max_coalition, as_power, out):
+def node_scores(
+    X, y, w, n_classes, samples, start, end, counts, players, bounds, n_bins, max_coalition, as_power, out
+):
     """``scores_from_information`` of the node's ``players`` (cut at the midpoints of
     ``bounds``): counted from bit sets where the node qualifies (``node_bitsets``), else
     from the players' bins (``node_codes``, ``player_scores``); both give the same bits."""
     h = players.shape[0]
     if n_bins == 2:
-        sets, k, n_planes = node_bitsets(X, y, w, n_classes, samples, start, end, counts,
-                                         players, bounds)
+        sets, k, n_planes = node_bitsets(X, y, w, n_classes, samples, start, end, counts, players, bounds)
         if sets.shape[0] > 0:
             mi = np.empty(h)
             cmi = np.empty((h, h))
@@ -262,15 +261,30 @@ def node_scores(X, y, w, n_classes, samples, start, end, counts, players, bounds
             return
     codes = np.empty((h, end - start), dtype=np.uint8)
     for u in range(h):
-        node_codes(X, samples, start, end, players[u], bounds[u, 0], bounds[u, 1], n_bins,
-                   codes[u])
-    player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins, max_coalition,
-                  as_power, out)
+        node_codes(X, samples, start, end, players[u], bounds[u, 0], bounds[u, 1], n_bins, codes[u])
+    player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins, max_coalition, as_power, out)
 
 
 @njit(cache=True, nogil=True)
-def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                  features, n_eval, of_data, n_bins, max_coalition, sample, rng):
+def banzhaf_split(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    of_data,
+    n_bins,
+    max_coalition,
+    sample,
+    rng,
+):
     """Algorithm 1 at one node: ``(feature, midpoint)`` of the chosen player, or
     ``(-1, 0)`` when no candidate feature varies at the node.
 
@@ -286,8 +300,7 @@ def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell
     while _scan.keep_drawing(n_drawn, n_players, n_pool, n_eval):
         f = _scan.draw_feature(features, n_drawn, n_eval, rng)
         n_drawn += 1
-        if node_range(X, samples, start, end, f, of_data, cell_lo, cell_hi,
-                      bounds[n_players]):
+        if node_range(X, samples, start, end, f, of_data, cell_lo, cell_hi, bounds[n_players]):
             players[n_players] = f
             n_players += 1
     if n_players == 0:
@@ -297,36 +310,102 @@ def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell
         scores = np.zeros(n_players)
         two_classes = np.count_nonzero(counts > 0.0) == 2
         if not (end - start == 2 and n_bins % 2 == 0 and two_classes):
-            node_scores(X, y, w, n_classes, samples, start, end, counts, players[:n_players],
-                        bounds[:n_players], n_bins, max_coalition, sample, scores)
+            node_scores(
+                X,
+                y,
+                w,
+                n_classes,
+                samples,
+                start,
+                end,
+                counts,
+                players[:n_players],
+                bounds[:n_players],
+                n_bins,
+                max_coalition,
+                sample,
+                scores,
+            )
         chosen = select(scores, sample, rng)
     return players[chosen], bounds[chosen, 0] / 2.0 + bounds[chosen, 1] / 2.0
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def banzhaf_midpoint_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo,
-                            cell_hi, features, n_eval, depth, params, rng, Xf, buf):
+def banzhaf_midpoint_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
     """``params = [root is Banzhaf, of data, n_bins, max_coalition (-1: Eq. 1), sample]``."""
     of_data = params[1] > 0.0
     if depth == 0 and params[0] == 0.0:
-        return _scan.best_midpoint(gain_ratio.score, gain_ratio.node_stat, False, of_data,
-                                   X, y, w, n_classes, samples, start, end, counts, cell_lo,
-                                   cell_hi, features, n_eval, params, rng, buf)
-    return banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                         features, n_eval, of_data, np.intp(params[2]), np.intp(params[3]),
-                         params[4] > 0.0, rng)
+        return _scan.best_midpoint(
+            gain_ratio.score,
+            gain_ratio.node_stat,
+            False,
+            of_data,
+            X,
+            y,
+            w,
+            n_classes,
+            samples,
+            start,
+            end,
+            counts,
+            cell_lo,
+            cell_hi,
+            features,
+            n_eval,
+            params,
+            rng,
+            buf,
+        )
+    return banzhaf_split(
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        cell_lo,
+        cell_hi,
+        features,
+        n_eval,
+        of_data,
+        np.intp(params[2]),
+        np.intp(params[3]),
+        params[4] > 0.0,
+        rng,
+    )
 
 
 def check_banzhaf_options(of, n_bins, max_coalition):
     """Clear errors for the discretisation and coalition bound (shared with Biau12V)."""
     if of not in _OF:
         raise ValueError(f"of must be one of {_OF}, got {of!r}")
-    if (isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer))
-            or not 2 <= n_bins <= MAX_BINS):
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or not 2 <= n_bins <= MAX_BINS:
         raise ValueError(f"n_bins must be an int in [2, {MAX_BINS}], got {n_bins!r}")
     if max_coalition is not None and (
-            isinstance(max_coalition, bool) or not isinstance(max_coalition, (int, np.integer))
-            or max_coalition < 1):
+        isinstance(max_coalition, bool)
+        or not isinstance(max_coalition, (int, np.integer))
+        or max_coalition < 1
+    ):
         raise ValueError(f"max_coalition must be None or an int >= 1, got {max_coalition!r}")
 
 
@@ -350,8 +429,7 @@ class BanzhafMidpoint(CompiledSplitRule):
         if self.root not in _ROOTS:
             raise ValueError(f"root must be one of {_ROOTS}, got {self.root!r}")
         if self.selection not in _SELECTIONS:
-            raise ValueError(f"selection must be one of {_SELECTIONS}, got "
-                             f"{self.selection!r}")
+            raise ValueError(f"selection must be one of {_SELECTIONS}, got {self.selection!r}")
         check_banzhaf_options(self.of, self.n_bins, self.max_coalition)
 
     @property
@@ -363,10 +441,12 @@ class BanzhafMidpoint(CompiledSplitRule):
         return banzhaf_midpoint_kernel
 
     def params(self):
-        return np.array([
-            float(self.root == "banzhaf"),
-            float(self.of == "data"),
-            float(self.n_bins),
-            -1.0 if self.max_coalition is None else float(self.max_coalition),
-            float(self.selection == "sample"),
-        ])
+        return np.array(
+            [
+                float(self.root == "banzhaf"),
+                float(self.of == "data"),
+                float(self.n_bins),
+                -1.0 if self.max_coalition is None else float(self.max_coalition),
+                float(self.selection == "sample"),
+            ]
+        )

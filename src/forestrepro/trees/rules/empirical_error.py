@@ -40,8 +40,25 @@ def correct_weight(left, right, n_classes):
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def empirical_error_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                           features, n_eval, depth, params, rng, Xf, buf):
+def empirical_error_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
     left = buf[0]
     right = buf[1]
     best_feature = -1

@@ -24,10 +24,26 @@ _OF = ("cell", "data")
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def random_midpoint_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                           features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.random_midpoint(params[1] > 0.0, X, samples, start, end, cell_lo, cell_hi,
-                                 features, rng)
+def random_midpoint_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.random_midpoint(params[1] > 0.0, X, samples, start, end, cell_lo, cell_hi, features, rng)
 
 
 @dataclass(frozen=True)
