@@ -10,14 +10,14 @@ from forestrepro.trees import StoppingRules, build_tree
 from forestrepro.trees.banzhaf import count_partners
 from forestrepro.trees.mutual_information import information_from_bitsets
 from forestrepro.trees.rules import Midpoint, _scan
-from forestrepro.trees.rules.banzhaf_rule import (
-    BanzhafMidpoint,
+from forestrepro.trees.rules.banzhaf_node import (
     node_bitsets,
     node_codes,
     node_information,
     node_range,
     player_scores,
 )
+from forestrepro.trees.rules.banzhaf_rule import BanzhafMidpoint
 from forestrepro.trees.rules.biau import StrongWeakMidpoint, feature_scores, strong_features
 from forestrepro.trees.rules.empirical_error import EmpiricalError
 

@@ -377,7 +377,7 @@ def test_cause_rules_must_name_tables_of_the_paper():
 
 
 def test_a_published_value_beyond_our_limit_is_said_so_with_or_without_our_value():
-    from forestrepro.report.sections import _verdict
+    from forestrepro.report.cells import _verdict
 
     spec = {"limit": "time_limit", "limit_value": 10.0, "paper": "c2rf", "experiment": "biased"}
     beyond = pd.Series(

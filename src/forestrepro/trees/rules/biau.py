@@ -32,7 +32,8 @@ from .._kernel_api import SPLIT_KERNEL_SIG
 from .._rng import rand_int
 from ..banzhaf import MAX_PLAYERS_EQ1
 from . import _scan, gain_ratio
-from .banzhaf_rule import check_banzhaf_options, node_range, node_scores
+from .banzhaf_node import node_range, node_scores
+from .banzhaf_rule import check_banzhaf_options
 from .base import CompiledSplitRule
 
 IMPORTANCES = ("gain_ratio", "banzhaf")
