@@ -121,6 +121,8 @@ class EvaluationProtocol(ABC):
         """Run the protocol of configuration ``protocol`` for ``method`` on ``(X, y)``."""
         job = Job(paper, dataset, root_seed, protocol, n_jobs, progress, checkpoint)
         self.check_method(method, job)
+        if self.takes_estimators:  # a classifier needs two classes (C2RF checks its binary target)
+            require_two_classes(y, dataset)
         return self.run(method, X, y, job)
 
     def check_method(self, method: Method, job: Job) -> None:

@@ -16,7 +16,7 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 from ..methods.base import Method, with_jobs
-from .base import EvaluationProtocol, Job, check_splittable, require_two_classes
+from .base import EvaluationProtocol, Job, check_splittable
 from .diversity import kappa_error_centroid, pairwise_kappa_error
 
 
@@ -26,7 +26,6 @@ class KappaErrorCV(EvaluationProtocol):
     kind = "kappa_error_cv"
 
     def run(self, method: Method, X: np.ndarray, y: np.ndarray, job: Job) -> pd.DataFrame:
-        require_two_classes(y, job.dataset)
         rows = []
         for repeat in range(job.protocol["repeats"]):
             s_seed = job.split_seed(repeat)

@@ -29,7 +29,7 @@ import pandas as pd
 from sklearn.metrics import accuracy_score
 
 from ..methods.base import Method
-from .base import EvaluationProtocol, Job, ProtocolError, require_two_classes
+from .base import EvaluationProtocol, Job, ProtocolError
 from .metrics import compute_metrics
 from .seeds import derive_seed
 
@@ -59,7 +59,6 @@ class LearningCurve(EvaluationProtocol):
 
     def run(self, method: Method, X: np.ndarray, y: np.ndarray, job: Job) -> pd.DataFrame:
         dataset, protocol = job.dataset, job.protocol
-        require_two_classes(y, dataset)
         grid = method.param_grid(X.shape[1])
         if grid:
             raise ProtocolError(

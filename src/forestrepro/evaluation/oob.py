@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..methods.base import Method, with_jobs
-from .base import EvaluationProtocol, Job, require_two_classes
+from .base import EvaluationProtocol, Job
 from .diversity import oob_metrics
 
 
@@ -23,7 +23,6 @@ class OOBRepeats(EvaluationProtocol):
     kind = "oob_repeats"
 
     def run(self, method: Method, X: np.ndarray, y: np.ndarray, job: Job) -> pd.DataFrame:
-        require_two_classes(y, job.dataset)
         rows = []
         for repeat in range(job.protocol["repeats"]):
             seed = job.model_seed(method, repeat, 0)
