@@ -5,6 +5,7 @@
 #   make report        rebuild every committed report (results/report/paper/) from the committed run records
 #   make report-check  the same, and fail if any committed report changed (CI)
 #   make docs          build the library's documentation strictly into docs/site/ (docs/mkdocs.yml)
+#   make lint          ruff check and ruff format --check (configured in pyproject.toml; CI runs it)
 
 PYTHON ?= python3
 VENV := .venv
@@ -13,7 +14,7 @@ CORES ?= 2
 PROFILE ?= quick
 OVERRIDES ?= []
 
-.PHONY: setup run test report report-check snakemake-report docs clean
+.PHONY: setup run test lint report report-check snakemake-report docs clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +29,10 @@ run: setup
 
 test: setup
 	$(BIN)/python -m pytest -n 2 tests
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 report: setup
 	$(BIN)/python workflow/scripts/committed_reports.py --cores $(CORES)

@@ -33,13 +33,11 @@ MIRROR = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "p
 DATA_SETS = {"letter": "letter", "satimage": "satimage", "musk2": "clean2"}
 DROP = ("molecule_name", "conformation_name")
 METHODS = {
-    "brf": lambda c, n_jobs: BanzhafForestClassifier(100, h_offset=c, n_jobs=n_jobs,
-                                                     random_state=0),
-    "biau12": lambda c, n_jobs: Biau12ForestClassifier(100, h_offset=c, n_jobs=n_jobs,
-                                                       random_state=0),
-    "biau12v": lambda c, n_jobs: Biau12ForestClassifier(100, importance="banzhaf",
-                                                        h_offset=c, n_jobs=n_jobs,
-                                                        random_state=0),
+    "brf": lambda c, n_jobs: BanzhafForestClassifier(100, h_offset=c, n_jobs=n_jobs, random_state=0),
+    "biau12": lambda c, n_jobs: Biau12ForestClassifier(100, h_offset=c, n_jobs=n_jobs, random_state=0),
+    "biau12v": lambda c, n_jobs: Biau12ForestClassifier(
+        100, importance="banzhaf", h_offset=c, n_jobs=n_jobs, random_state=0
+    ),
 }
 
 
@@ -66,12 +64,23 @@ def compare(name, X, y, method, c, repeats, n_jobs):
     theirs = RandomForestClassifier(100, n_jobs=n_jobs, random_state=0)
     t_ours, t_theirs = best_fit_times([ours, theirs], X_train, y_train, repeats)
     nodes = float(np.mean([tree.tree_.node_count for tree in ours.estimators_]))
-    row = dict(data=name, n=X.shape[0], d=X.shape[1], method=method, C=c, h=ours.h_,
-               n_jobs=n_jobs, ours_s=t_ours, sklearn_s=t_theirs, ratio=t_ours / t_theirs,
-               acc_ours=ours.score(X_test, y_test), acc_sklearn=theirs.score(X_test, y_test),
-               nodes_per_tree=nodes, us_per_node=1e6 * t_ours / (100 * nodes))
-    print(" | ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row.values()),
-          flush=True)
+    row = dict(
+        data=name,
+        n=X.shape[0],
+        d=X.shape[1],
+        method=method,
+        C=c,
+        h=ours.h_,
+        n_jobs=n_jobs,
+        ours_s=t_ours,
+        sklearn_s=t_theirs,
+        ratio=t_ours / t_theirs,
+        acc_ours=ours.score(X_test, y_test),
+        acc_sklearn=theirs.score(X_test, y_test),
+        nodes_per_tree=nodes,
+        us_per_node=1e6 * t_ours / (100 * nodes),
+    )
+    print(" | ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row.values()), flush=True)
     return row
 
 
@@ -87,8 +96,22 @@ def main():
         METHODS[method](0.0, 1).set_params(n_estimators=2).fit(warm_X[:300], warm_y[:300])
 
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
-    columns = ["data", "n", "d", "method", "C", "h", "n_jobs", "ours_s", "sklearn_s", "ratio",
-               "acc_ours", "acc_sklearn", "nodes_per_tree", "us_per_node"]
+    columns = [
+        "data",
+        "n",
+        "d",
+        "method",
+        "C",
+        "h",
+        "n_jobs",
+        "ours_s",
+        "sklearn_s",
+        "ratio",
+        "acc_ours",
+        "acc_sklearn",
+        "nodes_per_tree",
+        "us_per_node",
+    ]
     print(" | ".join(columns))
     rows = []
     for name, file_name in DATA_SETS.items():

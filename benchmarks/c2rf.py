@@ -34,8 +34,21 @@ from forestrepro.c2rf.experiment import run_instance
 from forestrepro.data import apply_paper_target, load_dataset, load_spec
 from forestrepro.evaluation.seeds import derive_seed
 
-PAPER_DATASETS = ["phoneme", "magic", "adult", "churn", "ring", "twonorm", "waveform_21", "ann_thyroid", "mushroom",
-                  "waveform_40", "connect_4", "coil2000", "clean2"]
+PAPER_DATASETS = [
+    "phoneme",
+    "magic",
+    "adult",
+    "churn",
+    "ring",
+    "twonorm",
+    "waveform_21",
+    "ann_thyroid",
+    "mushroom",
+    "waveform_40",
+    "connect_4",
+    "coil2000",
+    "clean2",
+]
 PAPER_NAME = {"mushroom": "agaricus_lepiota"}
 GOAL_COLUMN = {"p-C2RF+": "p-C2RF"}  # ours, compared with the paper's p-C2RF (the goal)
 PUBLISHED = Path(__file__).resolve().parents[1] / "src" / "forestrepro" / "report" / "published"
@@ -69,7 +82,9 @@ def paper_medians() -> dict[tuple[str, str], float]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--datasets", nargs="+", default=PAPER_DATASETS)
     parser.add_argument("--samples", nargs="+", type=int, default=[0, 1, 2, 3, 4])
     parser.add_argument("--sampling", choices=["biased", "srs"], default="biased")
@@ -92,15 +107,25 @@ def main(argv: list[str] | None = None) -> None:
         X, y = load(name, args.mirror)
         for sample in args.samples:
             seed = derive_seed(args.root_seed, "c2rf", name, args.sampling, sample)
-            result = run_instance(X, y, sampling=args.sampling, seed=seed, approaches=approaches,
-                                  time_limit=args.time_limit, bias=args.bias)
+            result = run_instance(
+                X,
+                y,
+                sampling=args.sampling,
+                seed=seed,
+                approaches=approaches,
+                time_limit=args.time_limit,
+                bias=args.bias,
+            )
             for row in result:
                 row.update(dataset=name, sample=sample)
             rows += result
             first = result[0]
             cells = [f"{r['seconds']:8.2f}{'*' if not r['solved'] else ' '} {r['eta']:8.0f}" for r in result]
-            print(f"{name:12s} {sample:6d} {first['m']:6d} {first['n_unique_patterns']:6d} {first['lam']:8d}  "
-                  + "  ".join(f"{c:>18s}" for c in cells), flush=True)
+            print(
+                f"{name:12s} {sample:6d} {first['m']:6d} {first['n_unique_patterns']:6d} {first['lam']:8d}  "
+                + "  ".join(f"{c:>18s}" for c in cells),
+                flush=True,
+            )
     frame = pd.DataFrame(rows)
     if args.out:
         frame.drop(columns=["switches"]).to_csv(args.out, index=False)

@@ -54,7 +54,9 @@ def kind(R: np.ndarray, lam: int, z: np.ndarray | None, eta: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--datasets", nargs="+", default=PAPER_DATASETS)
     parser.add_argument("--samples", nargs="+", type=int, default=[0])
     parser.add_argument("--sampling", nargs="+", choices=["biased", "srs"], default=["biased"])
@@ -66,9 +68,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default=None, help="write every row to this CSV")
     args = parser.parse_args(argv)
 
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; time limit {args.time_limit:g} s")
-    header = (f"{'data set':12s} {'sampling':8s} {'s':>2s} {'m':>6s} {'h':>6s} {'lambda':>6s} {'kind':9s} | "
-              f"{'eta':>6s} {'bound':>6s} {'status':10s} {'solved_by':13s} {'sec':>6s}")
+    print(
+        f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; time limit {args.time_limit:g} s"
+    )
+    header = (
+        f"{'data set':12s} {'sampling':8s} {'s':>2s} {'m':>6s} {'h':>6s} {'lambda':>6s} {'kind':9s} | "
+        f"{'eta':>6s} {'bound':>6s} {'status':10s} {'solved_by':13s} {'sec':>6s}"
+    )
     if not args.no_baseline:
         header += f" | {'p-C2RF+ eta':>11s} {'bound':>6s} {'status':10s} {'sec':>6s}"
     print(header, flush=True)
@@ -82,20 +88,39 @@ def main(argv: list[str] | None = None) -> None:
                 R, lam = instance.R, instance.lam
                 h = len(reduce(R, lam, 1.0, 100.0).w)
                 exact = solve_exact(R, lam, time_limit=args.time_limit, seed=seed)
-                row = {"dataset": name, "sampling": sampling, "sample": sample, "m": R.shape[1], "h": h, "lam": lam,
-                       "kind": kind(R, lam, exact.z, exact.eta), "eta": exact.eta, "bound": exact.best_bound,
-                       "status": exact.status, "solved_by": exact.solved_by, "seconds": exact.seconds,
-                       "steps": exact.steps}
-                line = (f"{name:12s} {sampling:8s} {sample:2d} {R.shape[1]:6d} {h:6d} {lam:6d} {row['kind']:9s} | "
-                        f"{exact.eta:6.0f} {exact.best_bound:6.0f} {exact.status:10s} {exact.solved_by:13s} "
-                        f"{exact.seconds:6.1f}")
+                row = {
+                    "dataset": name,
+                    "sampling": sampling,
+                    "sample": sample,
+                    "m": R.shape[1],
+                    "h": h,
+                    "lam": lam,
+                    "kind": kind(R, lam, exact.z, exact.eta),
+                    "eta": exact.eta,
+                    "bound": exact.best_bound,
+                    "status": exact.status,
+                    "solved_by": exact.solved_by,
+                    "seconds": exact.seconds,
+                    "steps": exact.steps,
+                }
+                line = (
+                    f"{name:12s} {sampling:8s} {sample:2d} {R.shape[1]:6d} {h:6d} {lam:6d} {row['kind']:9s} | "
+                    f"{exact.eta:6.0f} {exact.best_bound:6.0f} {exact.status:10s} {exact.solved_by:13s} "
+                    f"{exact.seconds:6.1f}"
+                )
                 if not args.no_baseline:
                     started = time.monotonic()
                     base = solve(R, lam, time_limit=args.time_limit, seed=seed, **APPROACHES["p-C2RF+"])
-                    row.update(base_eta=base.eta, base_bound=base.best_bound, base_status=base.status,
-                               base_seconds=time.monotonic() - started)
-                    line += (f" | {base.eta:11.0f} {base.best_bound:6.0f} {base.status:10s} "
-                             f"{row['base_seconds']:6.1f}")
+                    row.update(
+                        base_eta=base.eta,
+                        base_bound=base.best_bound,
+                        base_status=base.status,
+                        base_seconds=time.monotonic() - started,
+                    )
+                    line += (
+                        f" | {base.eta:11.0f} {base.best_bound:6.0f} {base.status:10s} "
+                        f"{row['base_seconds']:6.1f}"
+                    )
                     if exact.status == "optimal" and base.status == "optimal" and base.eta != exact.eta:
                         line += "  MISMATCH"
                 rows.append(row)
@@ -105,13 +130,17 @@ def main(argv: list[str] | None = None) -> None:
         frame.to_csv(args.out, index=False)
     solved = frame["status"] == "optimal"
     within = solved & (frame["seconds"] <= args.time_limit)
-    print(f"\nexact chain: optimal within {args.time_limit:g} s on {int(within.sum())}/{len(frame)}; "
-          f"median {frame['seconds'].median():.2f} s; solved_by: "
-          + ", ".join(f"{k} {v}" for k, v in frame.loc[solved, "solved_by"].value_counts().items()))
+    print(
+        f"\nexact chain: optimal within {args.time_limit:g} s on {int(within.sum())}/{len(frame)}; "
+        f"median {frame['seconds'].median():.2f} s; solved_by: "
+        + ", ".join(f"{k} {v}" for k, v in frame.loc[solved, "solved_by"].value_counts().items())
+    )
     if not args.no_baseline:
         base_within = (frame["base_status"] == "optimal") & (frame["base_seconds"] <= args.time_limit)
-        print(f"p-C2RF+:     optimal within {args.time_limit:g} s on {int(base_within.sum())}/{len(frame)}; "
-              f"median {frame['base_seconds'].median():.2f} s")
+        print(
+            f"p-C2RF+:     optimal within {args.time_limit:g} s on {int(base_within.sum())}/{len(frame)}; "
+            f"median {frame['base_seconds'].median():.2f} s"
+        )
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

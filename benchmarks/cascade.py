@@ -49,7 +49,7 @@ import pandas as pd
 from scan_setup import load_sample
 from sklearn.model_selection import train_test_split
 
-from forestrepro.ensembles.cascade import CascadeForestClassifier
+from forestrepro.cascade.forest import CascadeForestClassifier
 
 ANCHOR = Path(__file__).resolve().parent / "deep_forest_anchor"
 ANCHOR_PYTHON = ANCHOR / ".venv" / "bin" / "python"
@@ -57,23 +57,44 @@ ANCHOR_PYTHON = ANCHOR / ".venv" / "bin" / "python"
 
 def run_ours(split, args, seed):
     model = CascadeForestClassifier(
-        n_rf=args.forests, n_crf=args.forests, n_trees=args.trees, n_folds=args.folds,
-        early_stopping_rounds=args.rounds, max_levels=args.max_levels, n_jobs=args.n_jobs,
-        random_state=seed)
+        n_rf=args.forests,
+        n_crf=args.forests,
+        n_trees=args.trees,
+        n_folds=args.folds,
+        early_stopping_rounds=args.rounds,
+        max_levels=args.max_levels,
+        n_jobs=args.n_jobs,
+        random_state=seed,
+    )
     start = time.perf_counter()
     model.fit(split["X_train"], split["y_train"])
     fit_seconds = time.perf_counter() - start
     accuracy = float(np.mean(model.predict(split["X_test"]) == split["y_test"]))
-    return {"accuracy": accuracy, "levels_used": model.best_level_,
-            "levels_grown": model.n_levels_, "fit_seconds": fit_seconds}
+    return {
+        "accuracy": accuracy,
+        "levels_used": model.best_level_,
+        "levels_grown": model.n_levels_,
+        "fit_seconds": fit_seconds,
+    }
 
 
 def run_anchor(split_path, mode, args, seed):
-    params = {"mode": mode, "n_forests": args.forests, "n_trees": args.trees,
-              "n_folds": args.folds, "max_levels": args.max_levels,
-              "early_stopping_rounds": args.rounds, "n_jobs": args.n_jobs, "seed": seed}
-    done = subprocess.run([str(ANCHOR_PYTHON), str(ANCHOR / "run_anchor.py"), str(split_path),
-                           json.dumps(params)], capture_output=True, text=True, check=True)
+    params = {
+        "mode": mode,
+        "n_forests": args.forests,
+        "n_trees": args.trees,
+        "n_folds": args.folds,
+        "max_levels": args.max_levels,
+        "early_stopping_rounds": args.rounds,
+        "n_jobs": args.n_jobs,
+        "seed": seed,
+    }
+    done = subprocess.run(
+        [str(ANCHOR_PYTHON), str(ANCHOR / "run_anchor.py"), str(split_path), json.dumps(params)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -83,31 +104,42 @@ def best(runs):
 
 
 def _row(name, seed, split, ours, anchor, mode):
-    return {"dataset": name, "seed": seed, "n_train": len(split["y_train"]), "n_test": len(split["y_test"]),
-            "anchor": mode, "ours_acc": ours["accuracy"], "anchor_acc": anchor["accuracy"],
-            "diff_pts": 100 * (ours["accuracy"] - anchor["accuracy"]),
-            "ours_levels": f"{ours['levels_used']}/{ours['levels_grown']}",
-            "anchor_levels": f"{anchor['levels_used']}/{anchor['levels_grown']}",
-            "ours_fit_s": ours["fit_seconds"], "anchor_fit_s": anchor["fit_seconds"],
-            "fit_ratio": ours["fit_seconds"] / anchor["fit_seconds"],
-            "per_level_ratio": (ours["fit_seconds"] / ours["levels_grown"])
-            / (anchor["fit_seconds"] / anchor["levels_grown"])}
+    return {
+        "dataset": name,
+        "seed": seed,
+        "n_train": len(split["y_train"]),
+        "n_test": len(split["y_test"]),
+        "anchor": mode,
+        "ours_acc": ours["accuracy"],
+        "anchor_acc": anchor["accuracy"],
+        "diff_pts": 100 * (ours["accuracy"] - anchor["accuracy"]),
+        "ours_levels": f"{ours['levels_used']}/{ours['levels_grown']}",
+        "anchor_levels": f"{anchor['levels_used']}/{anchor['levels_grown']}",
+        "ours_fit_s": ours["fit_seconds"],
+        "anchor_fit_s": anchor["fit_seconds"],
+        "fit_ratio": ours["fit_seconds"] / anchor["fit_seconds"],
+        "per_level_ratio": (ours["fit_seconds"] / ours["levels_grown"])
+        / (anchor["fit_seconds"] / anchor["levels_grown"]),
+    }
 
 
 def summary(table):
     """Per data set and anchor mode over the seeds: mean accuracies, the mean difference in
     points with its standard error, and the geometric mean of the fit-time ratios."""
     groups = table.groupby(["dataset", "anchor"], sort=False)
-    return pd.DataFrame({
-        "splits": groups.size(),
-        "ours_acc": groups["ours_acc"].mean(),
-        "anchor_acc": groups["anchor_acc"].mean(),
-        "diff_pts": groups["diff_pts"].mean(),
-        "diff_se": groups["diff_pts"].sem(),
-        "fit_ratio_gmean": groups["fit_ratio"].apply(lambda r: float(np.exp(np.log(r).mean()))),
-        "per_level_ratio_gmean": groups["per_level_ratio"].apply(
-            lambda r: float(np.exp(np.log(r).mean()))),
-    }).reset_index()
+    return pd.DataFrame(
+        {
+            "splits": groups.size(),
+            "ours_acc": groups["ours_acc"].mean(),
+            "anchor_acc": groups["anchor_acc"].mean(),
+            "diff_pts": groups["diff_pts"].mean(),
+            "diff_se": groups["diff_pts"].sem(),
+            "fit_ratio_gmean": groups["fit_ratio"].apply(lambda r: float(np.exp(np.log(r).mean()))),
+            "per_level_ratio_gmean": groups["per_level_ratio"].apply(
+                lambda r: float(np.exp(np.log(r).mean()))
+            ),
+        }
+    ).reset_index()
 
 
 def main():
@@ -119,10 +151,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=2, help="early-stopping rounds")
     parser.add_argument("--max-levels", type=int, default=10)
     parser.add_argument("--n-jobs", type=int, default=2)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0],
-                        help="one split (and seed of both sides) per seed")
-    parser.add_argument("--modes", nargs="+", default=["custom", "builtin"],
-                        choices=["custom", "builtin"])
+    parser.add_argument(
+        "--seeds", type=int, nargs="+", default=[0], help="one split (and seed of both sides) per seed"
+    )
+    parser.add_argument("--modes", nargs="+", default=["custom", "builtin"], choices=["custom", "builtin"])
     parser.add_argument("--repeats", type=int, default=1, help="fits per side; best time")
     parser.add_argument("--out", type=Path, help="also write the table as CSV")
     args = parser.parse_args()
@@ -135,7 +167,8 @@ def main():
             for seed in args.seeds:
                 X, y = load_sample(name, seed)
                 X_train, X_test, y_train, y_test = train_test_split(
-                    X, y, test_size=0.2, stratify=y, random_state=seed)
+                    X, y, test_size=0.2, stratify=y, random_state=seed
+                )
                 split = dict(X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test)
                 split_path = Path(tmp) / "split.npz"
                 np.savez(split_path, **split)
@@ -147,9 +180,11 @@ def main():
                 for mode in args.modes:
                     rows.append(_row(name, seed, split, best(ours), best(anchors[mode]), mode))
     table = pd.DataFrame(rows)
-    print(f"settings: {args.forests} + {args.forests} forests x {args.trees} trees, "
-          f"{args.folds} folds, {args.rounds} early-stopping rounds, at most "
-          f"{args.max_levels} levels, n_jobs={args.n_jobs}, seeds {args.seeds}")
+    print(
+        f"settings: {args.forests} + {args.forests} forests x {args.trees} trees, "
+        f"{args.folds} folds, {args.rounds} early-stopping rounds, at most "
+        f"{args.max_levels} levels, n_jobs={args.n_jobs}, seeds {args.seeds}"
+    )
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     print("\nover the splits:")
     print(summary(table).to_string(index=False, float_format=lambda v: f"{v:.3f}"))

@@ -35,8 +35,19 @@ SNAKEMAKE = Path(sys.executable).with_name("snakemake")
 
 def run_workflow(workdir: Path, cores: int, profile: str, overrides: list[str]) -> str:
     """Run every job of the configuration in ``workdir``; return Snakemake's log of the run."""
-    cmd = [str(SNAKEMAKE), "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir), "--cores",
-           str(cores), "--config", f"profile={profile}", "tag=bench", "overrides=" + json.dumps(overrides)]
+    cmd = [
+        str(SNAKEMAKE),
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--cores",
+        str(cores),
+        "--config",
+        f"profile={profile}",
+        "tag=bench",
+        "overrides=" + json.dumps(overrides),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         sys.exit(f"the workflow failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
@@ -64,22 +75,37 @@ def measurements(workdir: Path, threads: dict[str, int]) -> pd.DataFrame:
         parts = Path(bench).relative_to("results/benchmarks/bench")
         kind, job = parts.parts[0], parts.with_suffix("").relative_to(parts.parts[0]).as_posix()
         label = "/".join(job.split("/")[:3]) if kind == "train" else "scan"
-        rows.append({"kind": label, "job": job, "threads": n, "wall_s": float(row["s"]),
-                     "cpu_s": float(row["cpu_time"]), "max_rss_mb": float(row["max_rss"])})
+        rows.append(
+            {
+                "kind": label,
+                "job": job,
+                "threads": n,
+                "wall_s": float(row["s"]),
+                "cpu_s": float(row["cpu_time"]),
+                "max_rss_mb": float(row["max_rss"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def summary(jobs: pd.DataFrame, min_seconds: float) -> pd.DataFrame:
     kept = jobs[jobs["wall_s"] >= min_seconds].assign(reserved_s=lambda d: d["wall_s"] * d["threads"])
-    table = kept.groupby("kind").agg(jobs=("job", "size"), threads=("threads", "max"), wall_s=("wall_s", "sum"),
-                                     cpu_s=("cpu_s", "sum"), reserved_s=("reserved_s", "sum"))
+    table = kept.groupby("kind").agg(
+        jobs=("job", "size"),
+        threads=("threads", "max"),
+        wall_s=("wall_s", "sum"),
+        cpu_s=("cpu_s", "sum"),
+        reserved_s=("reserved_s", "sum"),
+    )
     table["cores_used"] = table["cpu_s"] / table["wall_s"]
     table["used_of_reserved"] = table["cpu_s"] / table["reserved_s"]
     return table.drop(columns="reserved_s").sort_values("used_of_reserved")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--profile", default="quick")
     parser.add_argument("--overrides", default="[]", help="Hydra overrides, a JSON list")
@@ -100,8 +126,12 @@ def main() -> None:
     with pd.option_context("display.width", 160, "display.float_format", "{:.2f}".format):
         print(table.to_string())
     kept = jobs[jobs["wall_s"] >= args.min_seconds]
-    print(f"\nall kinds: {kept['cpu_s'].sum() / (kept['wall_s'] * kept['threads']).sum():.0%} of the reserved cores busy")
-    print(f"peak memory of a job: {jobs['max_rss_mb'].max():.0f} MB ({jobs.loc[jobs['max_rss_mb'].idxmax(), 'job']})")
+    print(
+        f"\nall kinds: {kept['cpu_s'].sum() / (kept['wall_s'] * kept['threads']).sum():.0%} of the reserved cores busy"
+    )
+    print(
+        f"peak memory of a job: {jobs['max_rss_mb'].max():.0f} MB ({jobs.loc[jobs['max_rss_mb'].idxmax(), 'job']})"
+    )
 
 
 if __name__ == "__main__":

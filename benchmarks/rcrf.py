@@ -68,19 +68,20 @@ def main():
     for estimator in models(1).values():
         estimator.set_params(n_estimators=2).fit(warm_X, warm_y)
 
-    print(f"load average before: {os.getloadavg()}; n_jobs={args.n_jobs}, "
-          f"best of {args.repeats}")
+    print(f"load average before: {os.getloadavg()}; n_jobs={args.n_jobs}, best of {args.repeats}")
     print("data | n | d | classes | model | fit_s | ratio | accuracy")
     for name in args.data:
         X, y = mirror(name)
-        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25,
-                                                            random_state=0)
+        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, random_state=0)
         estimators = models(args.n_jobs)
         times = best_fit_times(estimators, X_train, y_train, args.repeats)
         for model, estimator in estimators.items():
-            print(f"{name} | {X.shape[0]} | {X.shape[1]} | {len(np.unique(y))} | {model} | "
-                  f"{times[model]:.2f} | {times[model] / times['sklearn RF']:.2f} | "
-                  f"{estimator.score(X_test, y_test):.4f}", flush=True)
+            print(
+                f"{name} | {X.shape[0]} | {X.shape[1]} | {len(np.unique(y))} | {model} | "
+                f"{times[model]:.2f} | {times[model] / times['sklearn RF']:.2f} | "
+                f"{estimator.score(X_test, y_test):.4f}",
+                flush=True,
+            )
     print(f"load average after: {os.getloadavg()}")
 
 

@@ -16,13 +16,13 @@ The machine is shared: run it with nothing else busy, or read the estimate as an
 """
 
 import numpy as np
-
-from forestrepro.ensembles.cascade_members import member_templates, seeded
-from forestrepro.ensembles.scanning import default_window_sizes, sample_windows, window_layout
-from forestrepro.ensembles.window_forest import WindowForest
 from scan_setup import load_rows, scan_parser, timed
 
-TEST_SHARE = 0.2          # the WDF protocol's 80/20 split
+from forestrepro.cascade.members import member_templates, seeded
+from forestrepro.cascade.scanning import default_window_sizes, sample_windows, window_layout
+from forestrepro.cascade.window_forest import WindowForest
+
+TEST_SHARE = 0.2  # the WDF protocol's 80/20 split
 
 
 def main() -> None:
@@ -36,36 +36,44 @@ def main() -> None:
     n_test = round(TEST_SHARE * len(y))
     classified_rows = (len(y) - n_test) + args.folds * n_test
     order = np.random.default_rng(args.seed).permutation(len(y))
-    fold_rows = order[:round((len(y) - n_test) * (args.folds - 1) / args.folds)]
-    rows = np.sort(order[-args.rows:])
+    fold_rows = order[: round((len(y) - n_test) * (args.folds - 1) / args.folds)]
+    rows = np.sort(order[-args.rows :])
     scale = args.target_trees / args.trees
-    print(f"{args.dataset}: {len(y)} rows x {X.shape[1]} features, shape {args.shape}; "
-          f"{args.trees} trees timed, {args.target_trees} estimated")
-    print("| window | forest | grow one fold forest (s) | classify one row (s) "
-          "| estimate: grow + classify (h) |")
+    print(
+        f"{args.dataset}: {len(y)} rows x {X.shape[1]} features, shape {args.shape}; "
+        f"{args.trees} trees timed, {args.target_trees} estimated"
+    )
+    print(
+        "| window | forest | grow one fold forest (s) | classify one row (s) "
+        "| estimate: grow + classify (h) |"
+    )
     print("|---|---|---|---|---|")
     total_grow = total_classify = 0.0
     sizes = default_window_sizes(args.shape)
     for size in sizes:
         layout = window_layout(size, args.shape)
-        windows, labels = sample_windows(X, y, fold_rows, layout, args.max_train_windows,
-                                         args.seed)
+        windows, labels = sample_windows(X, y, fold_rows, layout, args.max_train_windows, args.seed)
         for name, template in zip(("RF", "CRF"), member_templates(1, 1, args.trees, n_jobs=1)):
             model = seeded(template, args.seed)
             grow = timed(lambda: model.fit(windows, labels))[1]
             forest = WindowForest(model, len(classes))
-            forest.class_vectors(X, rows[:1], layout[0][:1], layout[1])   # compile first
+            forest.class_vectors(X, rows[:1], layout[0][:1], layout[1])  # compile first
             per_row = timed(lambda: forest.class_vectors(X, rows, *layout))[1] / rows.size
             grow_all = scale * args.folds * grow
             classify_all = scale * per_row * classified_rows
             total_grow += grow_all
             total_classify += classify_all
-            print(f"| {size} | {name} | {grow:.1f} | {per_row:.4f} | {grow_all / 3600:.2f} + "
-                  f"{classify_all / 3600:.2f} |", flush=True)
-    print(f"estimate for the whole scan at {args.target_trees} trees, one core: "
-          f"{(total_grow + total_classify) / 3600:.1f} h ({total_grow / 3600:.1f} h growing "
-          f"{len(sizes) * args.folds} fold forests of each kind, {total_classify / 3600:.1f} h "
-          f"classifying {classified_rows} rows' windows)")
+            print(
+                f"| {size} | {name} | {grow:.1f} | {per_row:.4f} | {grow_all / 3600:.2f} + "
+                f"{classify_all / 3600:.2f} |",
+                flush=True,
+            )
+    print(
+        f"estimate for the whole scan at {args.target_trees} trees, one core: "
+        f"{(total_grow + total_classify) / 3600:.1f} h ({total_grow / 3600:.1f} h growing "
+        f"{len(sizes) * args.folds} fold forests of each kind, {total_classify / 3600:.1f} h "
+        f"classifying {classified_rows} rows' windows)"
+    )
 
 
 if __name__ == "__main__":

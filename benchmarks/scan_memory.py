@@ -15,17 +15,17 @@ import multiprocessing
 import resource
 
 import numpy as np
-
-from forestrepro.ensembles.cascade_members import member_templates, seeded
-from forestrepro.ensembles.scanning import default_window_sizes, sample_windows, window_layout
-from forestrepro.ensembles.window_forest import GROWTH_CHUNK_TREES, WindowForest
 from scan_setup import load_rows, scan_parser, timed
+
+from forestrepro.cascade.members import member_templates, seeded
+from forestrepro.cascade.scanning import default_window_sizes, sample_windows, window_layout
+from forestrepro.cascade.window_forest import GROWTH_CHUNK_TREES, WindowForest
 
 WAYS = ("at once", "in chunks")
 
 
 def _peak_gb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6   # kB on Linux
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6  # kB on Linux
 
 
 def grow_one_way(args, way: str):
@@ -34,35 +34,41 @@ def grow_one_way(args, way: str):
     X, classes, y = load_rows(args.dataset)
     rows = np.random.default_rng(args.seed).permutation(len(y))
     layout = window_layout(args.window or default_window_sizes(args.shape)[0], args.shape)
-    windows, labels = sample_windows(X, y, rows[:-args.rows], layout, args.max_train_windows,
-                                     args.seed)
+    windows, labels = sample_windows(X, y, rows[: -args.rows], layout, args.max_train_windows, args.seed)
     template = member_templates(1, 1, args.trees, n_jobs=args.n_jobs)[args.forest == "CRF"]
     model = seeded(template, args.seed)
     before = _peak_gb()
     if way == "at once":
-        forest, seconds = timed(lambda: WindowForest(model.fit(windows, labels), len(classes),
-                                                     take_trees=True))
+        forest, seconds = timed(
+            lambda: WindowForest(model.fit(windows, labels), len(classes), take_trees=True)
+        )
     else:
-        forest, seconds = timed(lambda: WindowForest.grow(model, windows, labels, len(classes),
-                                                          args.chunk_trees))
+        forest, seconds = timed(
+            lambda: WindowForest.grow(model, windows, labels, len(classes), args.chunk_trees)
+        )
     peak = _peak_gb()
-    return (before, peak, seconds, forest.nbytes / 1e9,
-            forest.class_vectors(X, rows[-args.rows:], *layout))
+    return (before, peak, seconds, forest.nbytes / 1e9, forest.class_vectors(X, rows[-args.rows :], *layout))
 
 
 def main() -> None:
     parser = scan_parser(__doc__.splitlines()[0], rows=4)
     parser.set_defaults(trees=500)
-    parser.add_argument("--window", type=int, default=None,
-                        help="window length or side (default: the smallest of the paper's)")
+    parser.add_argument(
+        "--window",
+        type=int,
+        default=None,
+        help="window length or side (default: the smallest of the paper's)",
+    )
     parser.add_argument("--forest", choices=("RF", "CRF"), default="CRF")
     parser.add_argument("--chunk-trees", type=int, default=GROWTH_CHUNK_TREES)
     parser.add_argument("--max-train-windows", type=int, default=100_000)
     parser.add_argument("--n-jobs", type=int, default=1)
     args = parser.parse_args()
 
-    print(f"{args.dataset}, shape {args.shape}: one {args.forest} fold forest of {args.trees} "
-          f"trees on {args.max_train_windows} windows, chunks of {args.chunk_trees} trees")
+    print(
+        f"{args.dataset}, shape {args.shape}: one {args.forest} fold forest of {args.trees} "
+        f"trees on {args.max_train_windows} windows, chunks of {args.chunk_trees} trees"
+    )
     print("| growth | memory before growing (GB) | peak (GB) | packed trees (GB) | growth (s) |")
     print("|---|---|---|---|---|")
     context = multiprocessing.get_context("spawn")
@@ -71,11 +77,12 @@ def main() -> None:
         with context.Pool(1) as pool:
             results[way] = pool.apply(grow_one_way, (args, way))
         before, peak, seconds, packed, _ = results[way]
-        print(f"| {way} | {before:.2f} | {peak:.2f} | {packed:.2f} | {seconds:.1f} |",
-              flush=True)
+        print(f"| {way} | {before:.2f} | {peak:.2f} | {packed:.2f} | {seconds:.1f} |", flush=True)
     equal = np.array_equal(results[WAYS[0]][4], results[WAYS[1]][4])
-    print(f"peak ratio, in chunks / at once: {results[WAYS[1]][1] / results[WAYS[0]][1]:.2f}; "
-          f"class vectors equal: {equal}")
+    print(
+        f"peak ratio, in chunks / at once: {results[WAYS[1]][1] / results[WAYS[0]][1]:.2f}; "
+        f"class vectors equal: {equal}"
+    )
 
 
 if __name__ == "__main__":

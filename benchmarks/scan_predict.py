@@ -16,11 +16,11 @@ upper bounds. The ratio is steadier than the times.
 """
 
 import numpy as np
-
-from forestrepro.ensembles.cascade_members import class_vectors, member_templates, seeded
-from forestrepro.ensembles.scanning import default_window_sizes, sample_windows, window_layout
-from forestrepro.ensembles.window_forest import WindowForest
 from scan_setup import load_rows, scan_parser, timed
+
+from forestrepro.cascade.members import class_vectors, member_templates, seeded
+from forestrepro.cascade.scanning import default_window_sizes, sample_windows, window_layout
+from forestrepro.cascade.window_forest import WindowForest
 
 
 def main() -> None:
@@ -30,11 +30,15 @@ def main() -> None:
 
     X, classes, y = load_rows(args.dataset)
     order = np.random.default_rng(args.seed).permutation(len(y))
-    train_rows, rows = order[args.rows:], np.sort(order[:args.rows])
-    print(f"{args.dataset}: {len(y)} rows x {X.shape[1]} features; {args.trees} trees per forest, "
-          f"{args.train_windows} training windows, windows of {args.rows} rows classified")
-    print("| window | forest | nodes per tree | windows | predict_proba on cut windows (s) "
-          "| WindowForest (s) | ratio | equal |")
+    train_rows, rows = order[args.rows :], np.sort(order[: args.rows])
+    print(
+        f"{args.dataset}: {len(y)} rows x {X.shape[1]} features; {args.trees} trees per forest, "
+        f"{args.train_windows} training windows, windows of {args.rows} rows classified"
+    )
+    print(
+        "| window | forest | nodes per tree | windows | predict_proba on cut windows (s) "
+        "| WindowForest (s) | ratio | equal |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for size in default_window_sizes(args.shape):
         layout = window_layout(size, args.shape)
@@ -44,15 +48,20 @@ def main() -> None:
         for name, template in zip(("RF", "CRF"), templates):
             model = seeded(template, args.seed).fit(windows, labels)
             nodes = np.mean([tree.tree_.node_count for tree in model.forest_.estimators_])
-            reference, seconds_reference = timed(lambda: class_vectors(
-                model, X[rows][:, starts[:, None] + offsets].reshape(-1, offsets.size),
-                len(classes)))
+            reference, seconds_reference = timed(
+                lambda: class_vectors(
+                    model, X[rows][:, starts[:, None] + offsets].reshape(-1, offsets.size), len(classes)
+                )
+            )
             forest = WindowForest(model, len(classes))
-            forest.class_vectors(X, rows[:1], starts[:1], offsets)   # compile before timing
+            forest.class_vectors(X, rows[:1], starts[:1], offsets)  # compile before timing
             ours, seconds_ours = timed(lambda: forest.class_vectors(X, rows, starts, offsets))
-            print(f"| {size} | {name} | {nodes:.0f} | {len(reference)} | {seconds_reference:.2f} "
-                  f"| {seconds_ours:.2f} | {seconds_reference / seconds_ours:.2f} "
-                  f"| {np.array_equal(reference, ours)} |", flush=True)
+            print(
+                f"| {size} | {name} | {nodes:.0f} | {len(reference)} | {seconds_reference:.2f} "
+                f"| {seconds_ours:.2f} | {seconds_reference / seconds_ours:.2f} "
+                f"| {np.array_equal(reference, ours)} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

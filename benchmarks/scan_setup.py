@@ -20,8 +20,7 @@ def scan_parser(description: str, rows: int) -> argparse.ArgumentParser:
     """``--dataset``, ``--shape``, ``--rows`` (default ``rows``), ``--trees`` and ``--seed``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--dataset", required=True)
-    parser.add_argument("--shape", type=shape, required=True,
-                        help="3000 (sequence) or 28x28 (image)")
+    parser.add_argument("--shape", type=shape, required=True, help="3000 (sequence) or 28x28 (image)")
     parser.add_argument("--rows", type=int, default=rows, help="rows whose windows are classified")
     parser.add_argument("--trees", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)

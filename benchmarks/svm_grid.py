@@ -56,10 +56,14 @@ def main():
     args = parser.parse_args()
     Cs = [2.0**e for e in args.log2_C]
     grid = {"model__C": Cs, "model__gamma": [2.0**e for e in args.log2_gamma]}
-    print(f"load average before: {os.getloadavg()}; {len(Cs) * len(grid['model__gamma'])} candidates x "
-          f"{args.inner_folds} inner folds, n_jobs={args.n_jobs}")
-    print("data set | rows | reference s | ours s | ours / reference | reference C, gamma | ours C, gamma | "
-          "same choice, score, predictions")
+    print(
+        f"load average before: {os.getloadavg()}; {len(Cs) * len(grid['model__gamma'])} candidates x "
+        f"{args.inner_folds} inner folds, n_jobs={args.n_jobs}"
+    )
+    print(
+        "data set | rows | reference s | ours s | ours / reference | reference C, gamma | ours C, gamma | "
+        "same choice, score, predictions"
+    )
     for name in args.datasets:
         X, y = load_sample(name, args.seed)
         train, test = train_test_split(np.arange(len(y)), test_size=0.2, stratify=y, random_state=args.seed)
@@ -67,13 +71,22 @@ def main():
         reference_model = Pipeline([("scale", MinMaxScaler()), ("model", SVC(kernel="rbf", cache_size=500))])
         reference, reference_s = timed_search(reference_model, grid, X[train], y[train], cv, args.n_jobs)
         with tempfile.TemporaryDirectory(prefix="svm-grid-") as memory:
-            ours_model = Pipeline([("scale", MinMaxScaler()),
-                                   ("model", GridRBFSVC(C_grid=tuple(Cs), memory=memory, cache_size=500))])
+            ours_model = Pipeline(
+                [
+                    ("scale", MinMaxScaler()),
+                    ("model", GridRBFSVC(C_grid=tuple(Cs), memory=memory, cache_size=500)),
+                ]
+            )
             ours, ours_s = timed_search(ours_model, grid, X[train], y[train], cv, args.n_jobs)
-        same = (ours.params == reference.params, ours.score == reference.score,
-                bool(np.array_equal(ours.estimator.predict(X[test]), reference.estimator.predict(X[test]))))
-        print(f"{name} | {len(train)} | {reference_s:.1f} | {ours_s:.1f} | {ours_s / reference_s:.2f} | "
-              f"{picked(reference)} | {picked(ours)} | {same}")
+        same = (
+            ours.params == reference.params,
+            ours.score == reference.score,
+            bool(np.array_equal(ours.estimator.predict(X[test]), reference.estimator.predict(X[test]))),
+        )
+        print(
+            f"{name} | {len(train)} | {reference_s:.1f} | {ours_s:.1f} | {ours_s / reference_s:.2f} | "
+            f"{picked(reference)} | {picked(ours)} | {same}"
+        )
     print(f"load average after: {os.getloadavg()}")
 
 

@@ -40,8 +40,7 @@ def mirror(name):
 
 
 def synthetic(n):
-    X, y = make_classification(n_samples=n, n_features=10, n_informative=6, n_classes=3,
-                               random_state=0)
+    X, y = make_classification(n_samples=n, n_features=10, n_informative=6, n_classes=3, random_state=0)
     return X.astype(np.float32), y
 
 
@@ -66,12 +65,19 @@ def compare(data_name, X, y, kind, repeats, n_jobs):
         ours = PluggableForestClassifier(100, n_jobs=n_jobs, random_state=0)
         theirs = RandomForestClassifier(100, n_jobs=n_jobs, random_state=0)
     t_ours, t_theirs = best_fit_times([ours, theirs], X_train, y_train, repeats)
-    row = dict(data=data_name, n=X.shape[0], d=X.shape[1], classes=len(np.unique(y)),
-               model=kind if kind == "tree" else f"forest100 n_jobs={n_jobs}",
-               ours_s=t_ours, sklearn_s=t_theirs, ratio=t_ours / t_theirs,
-               acc_ours=ours.score(X_test, y_test), acc_sklearn=theirs.score(X_test, y_test))
-    print(" | ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row.values()),
-          flush=True)
+    row = dict(
+        data=data_name,
+        n=X.shape[0],
+        d=X.shape[1],
+        classes=len(np.unique(y)),
+        model=kind if kind == "tree" else f"forest100 n_jobs={n_jobs}",
+        ours_s=t_ours,
+        sklearn_s=t_theirs,
+        ratio=t_ours / t_theirs,
+        acc_ours=ours.score(X_test, y_test),
+        acc_sklearn=theirs.score(X_test, y_test),
+    )
+    print(" | ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row.values()), flush=True)
     return row
 
 
@@ -89,8 +95,18 @@ def main():
     warm_X, warm_y = synthetic(200)
     PluggableForestClassifier(2).fit(warm_X, warm_y).predict(warm_X)
 
-    columns = ["data", "n", "d", "classes", "model", "ours_s", "sklearn_s", "ratio",
-               "acc_ours", "acc_sklearn"]
+    columns = [
+        "data",
+        "n",
+        "d",
+        "classes",
+        "model",
+        "ours_s",
+        "sklearn_s",
+        "ratio",
+        "acc_ours",
+        "acc_sklearn",
+    ]
     print(" | ".join(columns))
     rows = []
     for name in MIRROR_SETS:
@@ -105,9 +121,11 @@ def main():
             rows.append(compare("synthetic", X, y, "forest", repeats, args.n_jobs))
 
     trees = [r for r in rows if r["data"] == "synthetic" and r["model"] == "tree"]
-    print(f"single tree, time ~ n^k on synthetic data: ours k = "
-          f"{growth_exponent(trees, 'ours_s'):.2f}, scikit-learn k = "
-          f"{growth_exponent(trees, 'sklearn_s'):.2f}")
+    print(
+        f"single tree, time ~ n^k on synthetic data: ours k = "
+        f"{growth_exponent(trees, 'ours_s'):.2f}, scikit-learn k = "
+        f"{growth_exponent(trees, 'sklearn_s'):.2f}"
+    )
     ratios = [r["ratio"] for r in rows]
     print(f"worst ratio ours / scikit-learn: {max(ratios):.2f}")
 

@@ -34,18 +34,29 @@ from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 
 def make_model(params):
     model = CascadeForestClassifier(
-        n_estimators=params["n_forests"], n_trees=params["n_trees"],
-        max_layers=params["max_levels"], n_tolerant_rounds=params["early_stopping_rounds"],
-        use_predictor=False, n_jobs=params["n_jobs"], random_state=params["seed"], verbose=0)
+        n_estimators=params["n_forests"],
+        n_trees=params["n_trees"],
+        max_layers=params["max_levels"],
+        n_tolerant_rounds=params["early_stopping_rounds"],
+        use_predictor=False,
+        n_jobs=params["n_jobs"],
+        random_state=params["seed"],
+        verbose=0,
+    )
     if params["mode"] == "custom":
-        seeds = np.random.RandomState(params["seed"]).randint(2**31 - 1,
-                                                              size=2 * params["n_forests"])
-        forests = [RandomForestClassifier(params["n_trees"], max_features="sqrt",
-                                          n_jobs=params["n_jobs"], random_state=int(seed))
-                   for seed in seeds[:params["n_forests"]]]
-        forests += [ExtraTreesClassifier(params["n_trees"], max_features=1,
-                                         n_jobs=params["n_jobs"], random_state=int(seed))
-                    for seed in seeds[params["n_forests"]:]]
+        seeds = np.random.RandomState(params["seed"]).randint(2**31 - 1, size=2 * params["n_forests"])
+        forests = [
+            RandomForestClassifier(
+                params["n_trees"], max_features="sqrt", n_jobs=params["n_jobs"], random_state=int(seed)
+            )
+            for seed in seeds[: params["n_forests"]]
+        ]
+        forests += [
+            ExtraTreesClassifier(
+                params["n_trees"], max_features=1, n_jobs=params["n_jobs"], random_state=int(seed)
+            )
+            for seed in seeds[params["n_forests"] :]
+        ]
         model.set_estimator(forests, n_splits=params["n_folds"])
     elif params["mode"] != "builtin":
         raise ValueError(f"unknown mode {params['mode']!r}")
@@ -62,15 +73,22 @@ def main(split_path, params_json):
     start = time.perf_counter()
     predicted = model.predict(split["X_test"])
     predict_seconds = time.perf_counter() - start
-    print(json.dumps({
-        "accuracy": float(np.mean(predicted == split["y_test"])),
-        "levels_used": int(model.n_layers_),
-        "levels_grown": int(model.n_layers_ + params["early_stopping_rounds"]
-                            if model.n_layers_ < params["max_levels"] else model.n_layers_),
-        "fit_seconds": fit_seconds,
-        "predict_seconds": predict_seconds,
-        "sklearn": sklearn.__version__,
-    }))
+    print(
+        json.dumps(
+            {
+                "accuracy": float(np.mean(predicted == split["y_test"])),
+                "levels_used": int(model.n_layers_),
+                "levels_grown": int(
+                    model.n_layers_ + params["early_stopping_rounds"]
+                    if model.n_layers_ < params["max_levels"]
+                    else model.n_layers_
+                ),
+                "fit_seconds": fit_seconds,
+                "predict_seconds": predict_seconds,
+                "sklearn": sklearn.__version__,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -28,11 +28,15 @@ R, lam = instance.R, instance.lam
 print(f"instance: {R.shape[0]} trees, {R.shape[1]} unlabeled points, lambda = {lam}")
 
 z = majority_vote(R)
-print(f"{'RF (majority vote)':20s} eta {abs(int(z.sum()) - lam):4d}  "
-      f"accuracy {accuracy(instance.y_unlabeled, z):.3f}  mcc {mcc(instance.y_unlabeled, z):.3f}")
+print(
+    f"{'RF (majority vote)':20s} eta {abs(int(z.sum()) - lam):4d}  "
+    f"accuracy {accuracy(instance.y_unlabeled, z):.3f}  mcc {mcc(instance.y_unlabeled, z):.3f}"
+)
 
 for name in ("C2RF", "only PP", "p-C2RF+"):
     result = solve(R, lam, time_limit=20, **APPROACHES[name])
-    print(f"{name:20s} eta {result.eta:4.0f}  accuracy {accuracy(instance.y_unlabeled, result.z):.3f}"
-          f"  mcc {mcc(instance.y_unlabeled, result.z):.3f}  status {result.status}, "
-          f"{result.seconds:.2f} s, solved by {result.solved_by}")
+    print(
+        f"{name:20s} eta {result.eta:4.0f}  accuracy {accuracy(instance.y_unlabeled, result.z):.3f}"
+        f"  mcc {mcc(instance.y_unlabeled, result.z):.3f}  status {result.status}, "
+        f"{result.seconds:.2f} s, solved by {result.solved_by}"
+    )

@@ -17,8 +17,7 @@ from forestrepro.ensembles.credal import CredalForestClassifier
 from forestrepro.ensembles.rcrf import RCRFClassifier
 
 X, y = load_wine(return_X_y=True)
-X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y,
-                                                    random_state=0)
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
 
 forests = {
     # scikit-learn's forest, for reference
@@ -26,8 +25,7 @@ forests = {
     # BRF (Sun et al. 2018): midpoint cuts on the feature of largest Banzhaf power index
     "BanzhafForestClassifier": BanzhafForestClassifier(n_estimators=50, random_state=0),
     # PBRF: the root cut on the Banzhaf feature too
-    "BanzhafForestClassifier(pbrf)": BanzhafForestClassifier(n_estimators=50, variant="pbrf",
-                                                             random_state=0),
+    "BanzhafForestClassifier(pbrf)": BanzhafForestClassifier(n_estimators=50, variant="pbrf", random_state=0),
     # RCRF (Guan, Pang and Liang 2019): one random priority class per tree
     "RCRFClassifier": RCRFClassifier(n_estimators=50, random_state=0),
     # CRF (Abellan, Mantas and Castellano 2017): credal trees split by imprecise info gain

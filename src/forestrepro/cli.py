@@ -36,8 +36,7 @@ def _log_to_stderr() -> None:
     command's own to stderr, which the rules write to the job's log."""
     if not any(isinstance(handler, _StderrHandler) for handler in _logger.handlers):
         handler = _StderrHandler()
-        handler.setFormatter(logging.Formatter("[forestrepro %(asctime)s] %(message)s",
-                                               "%H:%M:%S"))
+        handler.setFormatter(logging.Formatter("[forestrepro %(asctime)s] %(message)s", "%H:%M:%S"))
         _logger.addHandler(handler)
     _logger.setLevel(logging.INFO)
 
@@ -108,9 +107,18 @@ def cmd_report(args: argparse.Namespace) -> None:
     figures = [(Path(png), _read_json(spec)) for png, spec in zip(args.paper_figures, args.figure_specs)]
     dataset_specs = {spec["name"]: spec for spec in map(_read_json, args.dataset_specs)}
     records = [_read_json(p) for p in args.records]
-    build_report(args.tag, tables, figures, dataset_specs, records, args.out_dir, n_jobs=args.jobs,
-                 partial=_read_json(args.partial) if args.partial else None, committed=args.committed,
-                 embedded_html=args.embedded_html)
+    build_report(
+        args.tag,
+        tables,
+        figures,
+        dataset_specs,
+        records,
+        args.out_dir,
+        n_jobs=args.jobs,
+        partial=_read_json(args.partial) if args.partial else None,
+        committed=args.committed,
+        embedded_html=args.embedded_html,
+    )
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
 
@@ -120,7 +128,7 @@ def cmd_plan(args: argparse.Namespace) -> None:
     and the wall time on N cores (record/cost.py)."""
     from .config import compose_config, compute_tag, plan_jobs
 
-    cfg = compose_config(args.overrides, profile=args.profile)
+    cfg = compose_config(args.overrides, profile=args.profile, conf_dir=args.conf)
     tag = compute_tag(cfg, args.tag)
     print(f"tag: {tag}")
     jobs = plan_jobs(cfg)
@@ -137,8 +145,10 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int) -> None:
     from .config.jobs import method_threads
     from .record.cost import estimate, makespan, measured
 
-    published = {name: next((s for s in (d.get("published") or {}).values() if s), {})
-                 for name, d in cfg["dataset"].items()}
+    published = {
+        name: next((s for s in (d.get("published") or {}).values() if s), {})
+        for name, d in cfg["dataset"].items()
+    }
     threads = {job.path: method_threads(cfg, job.method) for job in jobs}
     costs = estimate(jobs, threads, measured(runs_dir), published)
     print(f"records read from {runs_dir}")
@@ -153,10 +163,14 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int) -> None:
     for name, group in [*groups.items(), ("total", costs)]:
         n = {src: sum(c.source == src for c in group) for src in ("measured", "model", "unknown")}
         hours = sum(c.core_seconds for c in group if c.core_seconds is not None) / 3600
-        print(f"  {name:<24} {len(group):>5} {n['measured']:>9} {n['model']:>6} {n['unknown']:>8} {hours:>8.1f}")
+        print(
+            f"  {name:<24} {len(group):>5} {n['measured']:>9} {n['model']:>6} {n['unknown']:>8} {hours:>8.1f}"
+        )
     unknown = sum(c.core_seconds is None for c in costs)
-    print(f"estimated wall time on {cores} cores: {makespan(costs, cores) / 3600:.2f} h"
-          + (f" (without the {unknown} jobs of unknown cost)" if unknown else ""))
+    print(
+        f"estimated wall time on {cores} cores: {makespan(costs, cores) / 3600:.2f} h"
+        + (f" (without the {unknown} jobs of unknown cost)" if unknown else "")
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -202,28 +216,52 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tag", required=True)
     p.add_argument("--tables", nargs="+", required=True)
     p.add_argument("--table-specs", nargs="+", required=True)
-    p.add_argument("--cd-figures", nargs="*", default=[],
-                   help="critical-difference diagrams (PNG), found by name: <table stem>_cd.png")
+    p.add_argument(
+        "--cd-figures",
+        nargs="*",
+        default=[],
+        help="critical-difference diagrams (PNG), found by name: <table stem>_cd.png",
+    )
     p.add_argument("--paper-figures", nargs="*", default=[])
     p.add_argument("--figure-specs", nargs="*", default=[])
     p.add_argument("--dataset-specs", nargs="*", default=[])
     p.add_argument("--records", nargs="*", default=[], help="the provenance JSON of each run record shown")
     p.add_argument("--jobs", type=int, required=True, help="how many jobs the report's experiments have")
-    p.add_argument("--committed", action="store_true",
-                   help="a committed report: refuse records made from a tree with uncommitted changes")
+    p.add_argument(
+        "--committed",
+        action="store_true",
+        help="a committed report: refuse records made from a tree with uncommitted changes",
+    )
     p.add_argument("--out-dir", required=True)
-    p.add_argument("--embedded-html", default=None, metavar="HTML",
-                   help="also write the page with its figures embedded, one self-contained file")
-    p.add_argument("--partial", default=None, metavar="JSON",
-                   help="a partial report: {finished, jobs, pending: {job path: why it has no record}}")
+    p.add_argument(
+        "--embedded-html",
+        default=None,
+        metavar="HTML",
+        help="also write the page with its figures embedded, one self-contained file",
+    )
+    p.add_argument(
+        "--partial",
+        default=None,
+        metavar="JSON",
+        help="a partial report: {finished, jobs, pending: {job path: why it has no record}}",
+    )
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("plan", help=cmd_plan.__doc__)
     p.add_argument("overrides", nargs="*")
     p.add_argument("--profile", default=None)
     p.add_argument("--tag", default=None)
-    p.add_argument("--cores", type=int, default=None,
-                   help="also estimate each job's core-seconds and the wall time on this many cores")
+    p.add_argument(
+        "--conf",
+        default=None,
+        help="the Hydra configuration directory (default: $FORESTREPRO_CONF or ./conf)",
+    )
+    p.add_argument(
+        "--cores",
+        type=int,
+        default=None,
+        help="also estimate each job's core-seconds and the wall time on this many cores",
+    )
     p.add_argument("--results", default="results", help="where the run records are (results/runs/<tag>)")
     p.set_defaults(func=cmd_plan)
     return parser
@@ -231,10 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def known_errors() -> tuple[type[Exception], ...]:
     """The failures that are the user's data or configuration, not a bug: no traceback."""
-    from .config import ConfigError
-    from .data import DatasetError
-    from .evaluation.protocol import ProtocolError
-    from .methods import MethodConfigError
+    from .config.errors import ConfigError
+    from .data.errors import DatasetError
+    from .evaluation.base import ProtocolError
+    from .methods.base import MethodConfigError
     from .report.build import DirtyRecordError
 
     return (ConfigError, DatasetError, ProtocolError, MethodConfigError, DirtyRecordError, FileNotFoundError)

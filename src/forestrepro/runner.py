@@ -35,7 +35,9 @@ def fetch(args) -> None:
 
     spec = _read_json(args.spec)
     _log(f"fetching '{spec['name']}' from {args.sources} (mirror: {args.mirror_dir})")
-    loaded = load_dataset(spec, sources=tuple(args.sources), mirror_dir=args.mirror_dir, openml_cache=args.openml_cache)
+    loaded = load_dataset(
+        spec, sources=tuple(args.sources), mirror_dir=args.mirror_dir, openml_cache=args.openml_cache
+    )
     # the loading code is part of the code of every job that reads this data (record/provenance.py)
     loaded.provenance["code"] = {"files": imported_code()}
     write_dataset(loaded, args.out, args.provenance)
@@ -62,11 +64,15 @@ def _job_data(spec: dict, data: str, threads: int):
     y = apply_paper_target(y, spec["dataset_config"], paper)
     rows = spec["dataset_options"].get("subsample_rows")
     if rows:
-        X, y = subsample_stratified(X, y, rows, derive_seed(spec["root_seed"], paper, dataset, "subsample"), dataset)
+        X, y = subsample_stratified(
+            X, y, rows, derive_seed(spec["root_seed"], paper, dataset, "subsample"), dataset
+        )
         _log(f"{dataset}: stratified subsample of {len(y)} rows (paper option subsample_rows)")
     n_features = X.shape[1] if X.ndim == 2 else "text"
-    _log(f"{spec['tag']}/{paper}/{spec['experiment']}/{spec['method']}/{dataset}: "
-         f"{X.shape[0]} rows x {n_features} features, {threads} thread(s)")
+    _log(
+        f"{spec['tag']}/{paper}/{spec['experiment']}/{spec['method']}/{dataset}: "
+        f"{X.shape[0]} rows x {n_features} features, {threads} thread(s)"
+    )
     return X, y
 
 
@@ -83,59 +89,51 @@ def _job_options(spec: dict, results_root: Path) -> dict:
 
 def scan(args) -> None:
     """Scan each split of a job into the scan store, for the split's cascade jobs to read."""
-    from .config import ConfigError
+    from .config.errors import ConfigError
     from .evaluation.holdout import holdout_splits
     from .methods import build_method
 
     spec = _read_json(args.spec)
     if spec["protocol"]["kind"] != "holdout":
-        raise ConfigError(f"{args.spec}: the scan step runs the holdout protocol's splits; "
-                          f"this job's protocol is {spec['protocol']['kind']!r}")
+        raise ConfigError(
+            f"{args.spec}: the scan step runs the holdout protocol's splits; "
+            f"this job's protocol is {spec['protocol']['kind']!r}"
+        )
     X, y = _job_data(spec, args.data, args.threads)
     method = build_method(spec["method_config"], _job_options(spec, _results_root(args.data)))
     if not hasattr(method, "scan"):
         raise ConfigError(f"{args.spec}: method '{spec['method']}' does not scan")
     scans = []
     for repeat, train, test, s_seed in holdout_splits(
-            y, paper=spec["paper"], dataset=spec["dataset"], root_seed=spec["root_seed"],
-            protocol=spec["protocol"]):
+        y,
+        paper=spec["paper"],
+        dataset=spec["dataset"],
+        root_seed=spec["root_seed"],
+        protocol=spec["protocol"],
+    ):
         scan = method.scan(X[train], y[train], X[test], s_seed, n_jobs=args.threads)
-        scans.append({"repeat": repeat, "split_seed": s_seed, "scan_seconds": scan.seconds,
-                      "features": scan.train.shape[1]})
-        _log(f"{spec['dataset']} repeat {repeat}: {scan.train.shape[1]} scanned features "
-             f"({scan.seconds:.1f} s of scanning)")
-    write_text_atomic(Path(args.out), json.dumps({"spec": spec, "scans": scans}, indent=2,
-                                                 sort_keys=True) + "\n")
-
-
-# protocol kind -> (module, runner): imported on demand, so that a job's record names only
-# the protocol code it ran (record/provenance.py)
-RUNNERS = {
-    "nested_cv": ("protocol", "nested_cross_validation"),
-    "holdout": ("holdout", "holdout_evaluation"),
-    "oob_repeats": ("oob", "oob_repeats"),
-    "kappa_error_cv": ("kappa_error", "kappa_error_cv"),
-    "learning_curve": ("learning_curve", "learning_curve"),
-    "c2rf_samples": ("c2rf_samples", "c2rf_samples"),
-}
-
-
-def _runner(kind: str):
-    """The function that runs protocol ``kind``."""
-    from importlib import import_module
-
-    from .evaluation.protocol import ProtocolError
-
-    if kind not in RUNNERS:
-        raise ProtocolError(f"unknown protocol kind {kind!r}; valid: {sorted(RUNNERS)}")
-    module, function = RUNNERS[kind]
-    return getattr(import_module(f".evaluation.{module}", __package__), function)
+        scans.append(
+            {
+                "repeat": repeat,
+                "split_seed": s_seed,
+                "scan_seconds": scan.seconds,
+                "features": scan.train.shape[1],
+            }
+        )
+        _log(
+            f"{spec['dataset']} repeat {repeat}: {scan.train.shape[1]} scanned features "
+            f"({scan.seconds:.1f} s of scanning)"
+        )
+    write_text_atomic(
+        Path(args.out), json.dumps({"spec": spec, "scans": scans}, indent=2, sort_keys=True) + "\n"
+    )
 
 
 def train(args) -> None:
     """Run one (paper, experiment, method, data set) job: all its folds, one row each, written
     as its run record (``record/store.py``) with the provenance that makes it auditable."""
     from .evaluation.fold_store import FoldStore
+    from .evaluation.registry import protocol_runner
     from .methods import build_method
     from .record import (
         code_digest,
@@ -153,18 +151,25 @@ def train(args) -> None:
     parts = []
     results_root = _results_root(args.data)
     options = _job_options(spec, results_root)
-    kind = spec["protocol"]["kind"]
-    run = _runner(kind)
+    run = protocol_runner(spec["protocol"]["kind"])
     stores = []
     for value, method_config in _sweep_configs(spec["method_config"], spec.get("sweep")):
         method = build_method(method_config, options)
-        extra = {}
-        if kind == "nested_cv":  # its folds are kept as they finish, so a stopped job resumes
-            stores.append(FoldStore.for_job(results_root / "cache" / "folds", spec, method_config))
-            extra["checkpoint"] = stores[-1]
+        store = None
+        if run.keeps_folds:  # its folds are kept as they finish, so a stopped job resumes
+            store = FoldStore.for_job(results_root / "cache" / "folds", spec, method_config)
+            stores.append(store)
         part = run(
-            method, X, y, paper=paper, dataset=dataset, root_seed=spec["root_seed"],
-            protocol=spec["protocol"], n_jobs=args.threads, progress=_log, **extra,
+            method,
+            X,
+            y,
+            paper=paper,
+            dataset=dataset,
+            root_seed=spec["root_seed"],
+            protocol=spec["protocol"],
+            n_jobs=args.threads,
+            progress=_log,
+            checkpoint=store,
         )
         if value is not None:
             part.insert(3, "sweep_value", value)
@@ -173,18 +178,22 @@ def train(args) -> None:
     results.insert(1, "experiment", spec["experiment"])
     data = _read_json(Path(args.data).with_suffix(".provenance.json"))
     files = {**data.pop("code", {}).get("files", {}), **imported_code()}
-    provenance = write_record(results, {
-        "job": f"{paper}/{spec['experiment']}/{spec['method']}/{dataset}",
-        "spec": spec,
-        "spec_digest": spec_digest(spec),
-        "code": {"digest": code_digest(files), "files": files},
-        "git": git_state(),
-        "environment": environment(),
-        "data": data,
-        "threads": args.threads,
-        "wall_seconds": round(time.perf_counter() - started, 3),
-        "made": utc_now(),
-    }, args.out)
+    provenance = write_record(
+        results,
+        {
+            "job": f"{paper}/{spec['experiment']}/{spec['method']}/{dataset}",
+            "spec": spec,
+            "spec_digest": spec_digest(spec),
+            "code": {"digest": code_digest(files), "files": files},
+            "git": git_state(),
+            "environment": environment(),
+            "data": data,
+            "threads": args.threads,
+            "wall_seconds": round(time.perf_counter() - started, 3),
+            "made": utc_now(),
+        },
+        args.out,
+    )
     for store in stores:
         store.clear()
     _log(f"wrote {args.out} in {provenance['wall_seconds']:.1f}s")

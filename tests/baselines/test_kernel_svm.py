@@ -37,7 +37,11 @@ def test_one_kernel_per_gamma_and_rows(tmp_path, monkeypatch):
     X, y = load_wine(return_X_y=True)
     calls = []
     real = kernel_svm.rbf_kernel
-    monkeypatch.setattr(kernel_svm, "rbf_kernel", lambda A, B=None, gamma=None: calls.append(B is None) or real(A, B, gamma=gamma))
+    monkeypatch.setattr(
+        kernel_svm,
+        "rbf_kernel",
+        lambda A, B=None, gamma=None: calls.append(B is None) or real(A, B, gamma=gamma),
+    )
     for C in CS:
         GridRBFSVC(C=C, gamma=1e-4, C_grid=CS, memory=str(tmp_path)).fit(X, y)
     assert calls.count(True) == 1  # the training kernel: once for all C
@@ -58,8 +62,14 @@ def test_grid_search_chooses_what_grid_search_cv_chooses_with_svc(tmp_path):
 
 
 def test_the_svm_method_builds_it_with_its_grid():
-    method = build_method({"name": "svm", "estimator": "svm_rbf", "params": {"cache_size": 500},
-                           "grid": {"log2_C": [-1, 3], "log2_gamma": [0]}})
+    method = build_method(
+        {
+            "name": "svm",
+            "estimator": "svm_rbf",
+            "params": {"cache_size": 500},
+            "grid": {"log2_C": [-1, 3], "log2_gamma": [0]},
+        }
+    )
     estimator = method.estimator(random_state=7)
     assert isinstance(estimator, GridRBFSVC) and estimator.C_grid == (0.5, 8.0)
     assert estimator.memory == method.cache_dir and estimator.cache_size == 500

@@ -6,8 +6,9 @@ from math import comb
 
 import numpy as np
 import pytest
+from banzhaf_reference import banzhaf_index, normalize
 
-from forestrepro.trees.banzhaf import banzhaf_index, normalize, won_coalitions
+from forestrepro.trees.banzhaf import won_coalitions
 
 
 def brute_force(interdependent, max_coalition):
@@ -36,8 +37,9 @@ def test_closed_form_equals_brute_force(max_coalition):
     for _ in range(60):
         n = int(rng.integers(1, 10))
         interdependent = rng.random((n, n)) < rng.random()
-        np.testing.assert_array_equal(banzhaf_index(interdependent, max_coalition),
-                                      brute_force(interdependent, max_coalition))
+        np.testing.assert_array_equal(
+            banzhaf_index(interdependent, max_coalition), brute_force(interdependent, max_coalition)
+        )
 
 
 def test_worked_example_three_eighths():
@@ -54,9 +56,11 @@ def test_count_by_size_matches_the_sum_over_k():
     for n_others in (5, 12, 30):
         for a in range(n_others + 1):
             for bound in (1, 2, 3, 5, n_others):
-                expected = sum(comb(a, k) * comb(n_others - a, s - k)
-                               for s in range(1, bound + 1)
-                               for k in range((s + 1) // 2, s + 1))
+                expected = sum(
+                    comb(a, k) * comb(n_others - a, s - k)
+                    for s in range(1, bound + 1)
+                    for k in range((s + 1) // 2, s + 1)
+                )
                 scratch = np.empty((2, n_others + 1))
                 assert won_coalitions(a, n_others, bound, scratch[0], scratch[1]) == expected
 
@@ -68,8 +72,9 @@ def test_paper_m2_formula_counts_the_feature_itself():
     paper = comb(m1, 2) + comb(m1, 1) * comb(n - m1, 1)
     right = comb(m1, 2) + comb(m1, 1) * comb(n - 1 - m1, 1)
     scratch = np.empty((2, n))
-    two_member = (won_coalitions(m1, n - 1, 2, scratch[0], scratch[1])
-                  - won_coalitions(m1, n - 1, 1, scratch[0], scratch[1]))
+    two_member = won_coalitions(m1, n - 1, 2, scratch[0], scratch[1]) - won_coalitions(
+        m1, n - 1, 1, scratch[0], scratch[1]
+    )
     assert (paper, right, two_member) == (3, 2, 2)
 
 

@@ -18,16 +18,27 @@ from forestrepro.evaluation.seeds import split_seed
 from forestrepro.methods import build_method
 from forestrepro.methods.base import Method
 from forestrepro.report.claims import FAILS, HOLDS, UNKNOWN, evaluate_curve_claim
-from forestrepro.report.build import _figure_claims
 from forestrepro.report.paper_figures import draw_figure
+from forestrepro.report.sections import _figure_claims
 
-PROTOCOL = {"kind": "learning_curve", "train_sizes": [20, 60, 150], "test_size": 100, "repeats": 2,
-            "metrics": ["accuracy"]}
+PROTOCOL = {
+    "kind": "learning_curve",
+    "train_sizes": [20, 60, 150],
+    "test_size": 100,
+    "repeats": 2,
+    "metrics": ["accuracy"],
+}
 
 
 def _ee(n_estimators=5):
-    return build_method({"name": "ee_rf", "estimator": "empirical_error_rf",
-                         "params": {"n_estimators": n_estimators}, "grid": {}})
+    return build_method(
+        {
+            "name": "ee_rf",
+            "estimator": "empirical_error_rf",
+            "params": {"n_estimators": n_estimators},
+            "grid": {},
+        }
+    )
 
 
 class _Recorder(Method):
@@ -41,6 +52,7 @@ class _Recorder(Method):
 
     def estimator(self, random_state):
         from sklearn.dummy import DummyClassifier
+
         return DummyClassifier(strategy="constant", constant=0)
 
     def param_grid(self, n_features):
@@ -52,6 +64,7 @@ class _Recorder(Method):
 
 
 # --- the synthetic data source -------------------------------------------------------------
+
 
 def test_synthetic_source_is_deterministic_balanced_and_labelled_synthetic():
     spec = load_spec("stripes_checkerboard")
@@ -91,6 +104,7 @@ def test_synthetic_schema():
 
 # --- the learning-curve protocol -----------------------------------------------------------
 
+
 def test_learning_curve_rows_and_determinism():
     X, y = stripes_checkerboard(400, seed=3)
     rows = learning_curve(_ee(), X, y, paper="brf", dataset="d", root_seed=7, protocol=PROTOCOL)
@@ -118,7 +132,7 @@ def test_test_set_is_shared_and_training_sets_are_nested():
         assert seed_a != seed_b  # the model seed depends on the method
         assert not set(train_a) & set(test)
     for repeat in (0, 1):
-        sets = [set(train) for train, _, _ in a.calls[3 * repeat:3 * repeat + 3]]
+        sets = [set(train) for train, _, _ in a.calls[3 * repeat : 3 * repeat + 3]]
         assert sets[0] < sets[1] < sets[2]  # nested
     assert set(a.calls[2][0]) != set(a.calls[5][0])  # repeats draw anew
     fraction = learning_curve_split(400, 0.25, 7, "brf", "d")[0]
@@ -128,17 +142,33 @@ def test_test_set_is_shared_and_training_sets_are_nested():
 def test_learning_curve_errors():
     X, y = stripes_checkerboard(400, seed=3)
     with pytest.raises(ProtocolError, match="largest training size"):
-        learning_curve(_ee(), X, y, paper="brf", dataset="d", root_seed=7,
-                       protocol={**PROTOCOL, "train_sizes": [20, 301]})
-    searched = build_method({"name": "brf", "estimator": "banzhaf_rf", "params": {"n_estimators": 2},
-                             "grid": {"h_offset": [0, 1]}})
+        learning_curve(
+            _ee(),
+            X,
+            y,
+            paper="brf",
+            dataset="d",
+            root_seed=7,
+            protocol={**PROTOCOL, "train_sizes": [20, 301]},
+        )
+    searched = build_method(
+        {
+            "name": "brf",
+            "estimator": "banzhaf_rf",
+            "params": {"n_estimators": 2},
+            "grid": {"h_offset": [0, 1]},
+        }
+    )
     with pytest.raises(ProtocolError, match="grid: {}"):
         learning_curve(searched, X, y, paper="brf", dataset="d", root_seed=7, protocol=PROTOCOL)
     with pytest.raises(ProtocolError, match="cannot hold out"):
-        learning_curve(_ee(), X, y, paper="brf", dataset="d", root_seed=7, protocol={**PROTOCOL, "test_size": 400})
+        learning_curve(
+            _ee(), X, y, paper="brf", dataset="d", root_seed=7, protocol={**PROTOCOL, "test_size": 400}
+        )
 
 
 # --- the greedy empirical-error forest -----------------------------------------------------
+
 
 def test_ee_forest_cuts_at_least_empirical_error():
     # x = 1..8, y = 0 0 1 0 0 1 1 1: the cut 5.5 classifies 7 of 8 points, every other cut at
@@ -170,6 +200,7 @@ def test_ee_forest_fits_and_predicts():
 
 # --- curve claims and the figure -----------------------------------------------------------
 
+
 def _curve_runs():
     rows = []
     for repeat in range(2):
@@ -197,9 +228,14 @@ def test_curve_claims():
 
 
 def test_learning_curve_figure(tmp_path):
-    spec = {"kind": "learning_curve", "experiment": "consistency", "caption": "c", "metric": "error",
-            "method_order": ["a", "b"],
-            "claims": [{"text": "a falls", "kind": "decreasing", "a": "a"}]}
+    spec = {
+        "kind": "learning_curve",
+        "experiment": "consistency",
+        "caption": "c",
+        "metric": "error",
+        "method_order": ["a", "b"],
+        "claims": [{"text": "a falls", "kind": "decreasing", "a": "a"}],
+    }
     written = draw_figure(_curve_runs(), spec, tmp_path / "fig2")
     assert [p.suffix for p in written] == [".png", ".pdf"]
     assert all(p.stat().st_size > 1000 for p in written)

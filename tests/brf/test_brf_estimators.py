@@ -14,15 +14,27 @@ from forestrepro.trees import PluggableTreeClassifier
 from forestrepro.trees.rules import Midpoint
 
 
-@pytest.mark.parametrize("estimator", [
-    BanzhafForestClassifier(5),
-    BanzhafForestClassifier(5, variant="pbrf", selection="sample", of="data", n_bins=4,
-                            max_coalition=None, h=3, oob_score=True, random_state=0),
-    GainRatioForestClassifier(5, feature_subset="per_node", random_state=0),
-    Biau12ForestClassifier(5),
-    Biau12ForestClassifier(5, importance="banzhaf", n_strong=2, h_offset=1.0,
-                           random_state=0),
-], ids=["brf", "pbrf-sample", "rf-gain-ratio", "biau12", "biau12v"])
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        BanzhafForestClassifier(5),
+        BanzhafForestClassifier(
+            5,
+            variant="pbrf",
+            selection="sample",
+            of="data",
+            n_bins=4,
+            max_coalition=None,
+            h=3,
+            oob_score=True,
+            random_state=0,
+        ),
+        GainRatioForestClassifier(5, feature_subset="per_node", random_state=0),
+        Biau12ForestClassifier(5),
+        Biau12ForestClassifier(5, importance="banzhaf", n_strong=2, h_offset=1.0, random_state=0),
+    ],
+    ids=["brf", "pbrf-sample", "rf-gain-ratio", "biau12", "biau12v"],
+)
 @pytest.mark.filterwarnings("ignore:Some inputs do not have OOB scores")
 def test_check_estimator(estimator):
     # no check is waived; only check_array_api_input is skipped (array-api-compat absent)
@@ -37,10 +49,14 @@ def test_paper_h():
     assert paper_h(16, h=10) == 10 and paper_h(16, h=99) == 16
 
 
-@pytest.mark.parametrize("forest", [
-    BanzhafForestClassifier(12, h=5, random_state=3),
-    Biau12ForestClassifier(12, importance="banzhaf", random_state=3),
-], ids=["brf", "biau12v"])
+@pytest.mark.parametrize(
+    "forest",
+    [
+        BanzhafForestClassifier(12, h=5, random_state=3),
+        Biau12ForestClassifier(12, importance="banzhaf", random_state=3),
+    ],
+    ids=["brf", "biau12v"],
+)
 def test_forest_does_not_depend_on_n_jobs(wine, forest):
     X, y = wine
     probas = [forest.set_params(n_jobs=n_jobs).fit(X, y).predict_proba(X) for n_jobs in (1, 2)]
@@ -55,8 +71,9 @@ def test_brf_trees(wine):
         assert len(tree.features_) == 5
         assert set(tree.tree_.feature[tree.tree_.feature >= 0]) <= set(tree.features_)
         # the root is the best gain-ratio midpoint among the tree's features
-        single = PluggableTreeClassifier(Midpoint("gain_ratio"), max_depth=1, subspace_size=5,
-                                         random_state=tree.random_state)
+        single = PluggableTreeClassifier(
+            Midpoint("gain_ratio"), max_depth=1, subspace_size=5, random_state=tree.random_state
+        )
         single.fit(X, y, sample_weight=tree.bootstrap_weight_)
         assert tree.tree_.feature[0] == single.tree_.feature[0]
         assert tree.tree_.threshold[0] == single.tree_.threshold[0]
@@ -84,13 +101,15 @@ def test_gain_ratio_forest_feature_subsets(wine):
 
 def test_parameter_errors(wine):
     X, y = wine
-    for forest, match in [(BanzhafForestClassifier(2, variant="xbrf"), "variant"),
-                          (BanzhafForestClassifier(2, h=0), "h must"),
-                          (BanzhafForestClassifier(2, h_offset="1"), "h_offset"),
-                          (BanzhafForestClassifier(2, n_bins=1), "n_bins"),
-                          (BanzhafForestClassifier(2, max_coalition=0), "max_coalition"),
-                          (GainRatioForestClassifier(2, feature_subset="x"), "feature_subset"),
-                          (Biau12ForestClassifier(2, importance="gini"), "importance"),
-                          (Biau12ForestClassifier(2, root_cell="unit"), "root cell")]:
+    for forest, match in [
+        (BanzhafForestClassifier(2, variant="xbrf"), "variant"),
+        (BanzhafForestClassifier(2, h=0), "h must"),
+        (BanzhafForestClassifier(2, h_offset="1"), "h_offset"),
+        (BanzhafForestClassifier(2, n_bins=1), "n_bins"),
+        (BanzhafForestClassifier(2, max_coalition=0), "max_coalition"),
+        (GainRatioForestClassifier(2, feature_subset="x"), "feature_subset"),
+        (Biau12ForestClassifier(2, importance="gini"), "importance"),
+        (Biau12ForestClassifier(2, root_cell="unit"), "root cell"),
+    ]:
         with pytest.raises(ValueError, match=match):
             forest.fit(X, y)

@@ -2,8 +2,7 @@
 
 import numpy as np
 import pytest
-
-from forestrepro.trees.banzhaf import banzhaf_index, interdependence_matrix
+from banzhaf_reference import banzhaf_index, interdependence_matrix
 
 H_QUARTER = -(0.25 * np.log2(0.25) + 0.75 * np.log2(0.75))  # 0.811278 bits
 
@@ -59,8 +58,7 @@ def _assert_numpy_entropies(X, y, weight):
         assert mi[i] == pytest.approx(H(X[:, i]) + H(y) - H(X[:, i], y), abs=1e-10)
         for j in range(X.shape[1]):
             if j != i:
-                expected = (H(X[:, i], X[:, j]) + H(y, X[:, j]) - H(X[:, j])
-                            - H(X[:, i], y, X[:, j]))
+                expected = H(X[:, i], X[:, j]) + H(y, X[:, j]) - H(X[:, j]) - H(X[:, i], y, X[:, j])
                 assert cmi[i, j] == pytest.approx(expected, abs=1e-10)
 
 
@@ -113,7 +111,7 @@ def test_noise_feature_has_the_largest_index():
 def test_bitset_counts_equal_histogram_counts(seed):
     # small nodes with two bins and bootstrap weights are counted with bit sets; the numbers
     # must be the histograms' to the last bit (same sums in the same order)
-    from forestrepro.trees.banzhaf import (
+    from forestrepro.trees.mutual_information import (
         _bitsets_apply,
         _information_bitsets,
         _information_histograms,
@@ -137,7 +135,7 @@ def test_bitset_counts_equal_histogram_counts(seed):
 
 
 def test_bitsets_only_where_they_count_exactly():
-    from forestrepro.trees.banzhaf import _bitsets_apply
+    from forestrepro.trees.mutual_information import _bitsets_apply
 
     codes = np.zeros((3, 10), dtype=np.uint8)
     assert _bitsets_apply(codes, 2, np.ones(10))

@@ -7,16 +7,17 @@ import numpy as np
 import pytest
 
 from forestrepro.trees import StoppingRules, build_tree
+from forestrepro.trees.banzhaf import count_partners
+from forestrepro.trees.mutual_information import information_from_bitsets
 from forestrepro.trees.rules import Midpoint, _scan
-from forestrepro.trees.banzhaf import count_partners, information_from_bitsets
-from forestrepro.trees.rules.banzhaf_rule import (
-    BanzhafMidpoint,
+from forestrepro.trees.rules.banzhaf_node import (
     node_bitsets,
     node_codes,
     node_information,
     node_range,
     player_scores,
 )
+from forestrepro.trees.rules.banzhaf_rule import BanzhafMidpoint
 from forestrepro.trees.rules.biau import StrongWeakMidpoint, feature_scores, strong_features
 from forestrepro.trees.rules.empirical_error import EmpiricalError
 
@@ -37,8 +38,7 @@ def _root(tree):
 
 
 def _roots(rule, X, y, n_classes, seeds, **kwargs):
-    return [_root(build_tree(X, y, n_classes, rule, stopping=STUMP, seed=seed, **kwargs))
-            for seed in seeds]
+    return [_root(build_tree(X, y, n_classes, rule, stopping=STUMP, seed=seed, **kwargs)) for seed in seeds]
 
 
 @pytest.mark.parametrize("of_data", [False, True])
@@ -98,16 +98,14 @@ def test_bit_sets_straight_from_X_equal_the_codes_path(seed):
     w = rng.integers(0, 4, n_all).astype(np.float64)
     samples = rng.permutation(n_all)
     start, end = 10, 10 + int(rng.integers(3, 65))
-    counts = np.bincount(y[samples[start:end]], weights=w[samples[start:end]],
-                         minlength=n_classes)
+    counts = np.bincount(y[samples[start:end]], weights=w[samples[start:end]], minlength=n_classes)
     players = np.arange(d, dtype=np.intp)
     lo, hi, bounds = np.zeros(d), np.ones(d), np.empty((d, 2))
     codes = np.empty((d, end - start), dtype=np.uint8)
     for f in range(d):
         assert node_range(X, samples, start, end, f, False, lo, hi, bounds[f])
         node_codes(X, samples, start, end, f, bounds[f, 0], bounds[f, 1], 2, codes[f])
-    sets, k, n_planes = node_bitsets(X, y, w, n_classes, samples, start, end, counts, players,
-                                     bounds)
+    sets, k, n_planes = node_bitsets(X, y, w, n_classes, samples, start, end, counts, players, bounds)
     assert sets.shape[0] > 0
     got = np.empty(d), np.empty((d, d))
     information_from_bitsets(sets, k, n_planes, *got)
@@ -116,8 +114,12 @@ def test_bit_sets_straight_from_X_equal_the_codes_path(seed):
     np.testing.assert_array_equal(got[0], expected[0])
     np.testing.assert_array_equal(got[1], expected[1])
     # fractional weights do not qualify
-    assert node_bitsets(X, y, w / 2.0 + 0.25, n_classes, samples, start, end, counts, players,
-                        bounds)[0].shape[0] == 0
+    assert (
+        node_bitsets(X, y, w / 2.0 + 0.25, n_classes, samples, start, end, counts, players, bounds)[0].shape[
+            0
+        ]
+        == 0
+    )
 
 
 def test_brf_root_is_the_best_gain_ratio_midpoint():
@@ -135,10 +137,10 @@ def test_banzhaf_prefers_complementary_features():
     assert {feature for feature, _ in roots} == {0, 1}  # ties broken at random
     assert {threshold for _, threshold in roots} == {0.5}
     # with a single player the node is cut on it; without one it is a leaf
-    assert _roots(BanzhafMidpoint(root="banzhaf"), XOR_X, XOR_Y, 2, [0],
-                  features=[2])[0] == (2, 0.5)
-    constant = build_tree(np.zeros((6, 2), np.float32), np.array([0, 1] * 3), 2,
-                          BanzhafMidpoint(root="banzhaf"))
+    assert _roots(BanzhafMidpoint(root="banzhaf"), XOR_X, XOR_Y, 2, [0], features=[2])[0] == (2, 0.5)
+    constant = build_tree(
+        np.zeros((6, 2), np.float32), np.array([0, 1] * 3), 2, BanzhafMidpoint(root="banzhaf")
+    )
     assert constant.node_count == 1
 
 
@@ -196,14 +198,13 @@ def test_biau12_feature_scores():
     # gain ratio of the midpoint cut (0.5) of A = 0 1 1 1 1 1 1 1 and B = 0 0 0 1 0 1 1 1
     # for y = 0 0 0 0 1 1 1 1 (tests/trees/test_tree_rules.py): 0.253742 and 0.188722;
     # a constant feature scores -inf.
-    X = np.array([[0, 1, 1, 1, 1, 1, 1, 1], [0, 0, 0, 1, 0, 1, 1, 1], [3] * 8],
-                 dtype=np.float32).T
+    X = np.array([[0, 1, 1, 1, 1, 1, 1, 1], [0, 0, 0, 1, 0, 1, 1, 1], [3] * 8], dtype=np.float32).T
     y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
-    np.testing.assert_allclose(feature_scores(X, y), [0.253742, 0.188722, -np.inf],
-                               atol=1e-6)
+    np.testing.assert_allclose(feature_scores(X, y), [0.253742, 0.188722, -np.inf], atol=1e-6)
     # Biau12V: Banzhaf index of each feature among all features (beta of the XOR example)
-    np.testing.assert_allclose(feature_scores(XOR_X, XOR_Y, "banzhaf", max_coalition=None),
-                               [7 / 8, 7 / 8, 6 / 8, 6 / 8])
+    np.testing.assert_allclose(
+        feature_scores(XOR_X, XOR_Y, "banzhaf", max_coalition=None), [7 / 8, 7 / 8, 6 / 8, 6 / 8]
+    )
     with pytest.raises(ValueError, match="importance"):
         feature_scores(X, y, "gini")
 

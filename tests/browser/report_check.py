@@ -230,7 +230,10 @@ def check_report(index_html: Path, context=None, screenshot: Path | None = None)
 
 
 def _open_and_check(page, url: str, result: ReportCheck, screenshot: Path | None) -> None:
-    page.on("console", lambda m: m.type == "error" and result.console.append(f"{m.text} ({m.location.get('url', '')})"))
+    page.on(
+        "console",
+        lambda m: m.type == "error" and result.console.append(f"{m.text} ({m.location.get('url', '')})"),
+    )
     page.on("pageerror", lambda e: result.console.append(f"uncaught: {e}"))
     page.on("requestfailed", lambda r: result.requests.append(f"{r.url}: {r.failure}"))
     page.on("response", lambda r: r.status >= 400 and result.requests.append(f"{r.url}: HTTP {r.status}"))
@@ -243,8 +246,12 @@ def _open_and_check(page, url: str, result: ReportCheck, screenshot: Path | None
     if screenshot is not None and found["summary"] is not None:
         box = page.evaluate(_SUMMARY_BOX_JS)
         pad = 8
-        clip = {"x": max(box["x"] - pad, 0), "y": max(box["y"] - pad, 0),
-                "width": box["width"] + 2 * pad, "height": box["height"] + 2 * pad}
+        clip = {
+            "x": max(box["x"] - pad, 0),
+            "y": max(box["y"] - pad, 0),
+            "width": box["width"] + 2 * pad,
+            "height": box["height"] + 2 * pad,
+        }
         Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(screenshot), clip=clip, full_page=True)
 

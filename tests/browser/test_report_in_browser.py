@@ -71,14 +71,18 @@ def test_broken_copy_reports_exactly_what_was_broken(browser, tmp_path):
         '<p><a href="#no-such-section">dangling</a> '
         '<a href="../../../runs/paper/rcrf/main/rcrf/no_such_dataset.csv">missing record</a></p>'
     )
-    index.write_text(index.read_text(encoding="utf-8").replace("</body>", broken + "</body>"), encoding="utf-8")
+    index.write_text(
+        index.read_text(encoding="utf-8").replace("</body>", broken + "</body>"), encoding="utf-8"
+    )
     result = report_check.check_report(index, browser)
     assert result.summary == []
     assert result.anchors == ["#no-such-section: no element with this id"]
     assert result.images == ["figures/rcrf_table3_cd.png: not loaded"]
     assert result.records == ["../../../runs/paper/rcrf/main/rcrf/no_such_dataset.csv: no such file"]
     assert len(result.requests) == 1 and result.requests[0].endswith("/figures/rcrf_table3_cd.png: HTTP 404")
-    assert len(result.console) == 1 and "404" in result.console[0] and "rcrf_table3_cd.png" in result.console[0]
+    assert (
+        len(result.console) == 1 and "404" in result.console[0] and "rcrf_table3_cd.png" in result.console[0]
+    )
 
 
 def test_summary_and_script_errors_are_reported(browser, tmp_path):
@@ -103,7 +107,9 @@ def test_summary_and_script_errors_are_reported(browser, tmp_path):
 
 def test_hidden_or_missing_summary(browser, tmp_path):
     index = tmp_path / "index.html"
-    index.write_text("<html><body><h2 id='summary' style='display:none'>Summary</h2></body></html>", encoding="utf-8")
+    index.write_text(
+        "<html><body><h2 id='summary' style='display:none'>Summary</h2></body></html>", encoding="utf-8"
+    )
     assert report_check.check_report(index, browser).summary == ["#summary is not visible"]
     index.write_text("<html><body><h2>Summary</h2></body></html>", encoding="utf-8")
     assert report_check.check_report(index, browser).summary == ["no element with id 'summary'"]

@@ -13,8 +13,13 @@ def alpha_for(R: np.ndarray, z: np.ndarray, lower: float, upper: float) -> np.nd
     """A weight vector with alpha^T r_i >= 1 where z_i = 1 and <= -1 where z_i = 0, or None."""
     sign = np.where(np.asarray(z) == 1, 1.0, -1.0)
     A = -(sign[:, None] * np.asarray(R, dtype=np.float64).T)  # -sign_i r_i^T alpha <= -1
-    res = linprog(np.zeros(R.shape[0]), A_ub=A, b_ub=-np.ones(len(z)), bounds=[(lower, upper)] * R.shape[0],
-                  method="highs")
+    res = linprog(
+        np.zeros(R.shape[0]),
+        A_ub=A,
+        b_ub=-np.ones(len(z)),
+        bounds=[(lower, upper)] * R.shape[0],
+        method="highs",
+    )
     return res.x if res.status == 0 else None
 
 

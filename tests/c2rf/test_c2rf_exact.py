@@ -10,16 +10,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from forestrepro.c2rf.exact import (
-    ExactResult,
-    _z_model,
-    combinatorial_bound,
-    committee_search,
-    exact_eta,
-    lp_cover_bound,
-    realisability_cut,
-    solve_exact,
-)
+from forestrepro.c2rf.bounds import _z_model, combinatorial_bound, lp_cover_bound, realisability_cut
+from forestrepro.c2rf.committees import committee_search, exact_eta
+from forestrepro.c2rf.exact import ExactResult, solve_exact
 from forestrepro.c2rf.preprocess import reduce
 from forestrepro.c2rf.solver import Result, solve
 
@@ -79,7 +72,9 @@ def test_committees_are_feasible_and_no_better_than_optimum(tiny_instances, medi
         reduction = reduce(R, lam, lower, upper)
         if len(reduction.w) == 0:
             continue
-        value, alpha = committee_search(reduction.S, reduction.v, reduction.w, reduction.lam_bar, lower, upper)
+        value, alpha = committee_search(
+            reduction.S, reduction.v, reduction.w, reduction.lam_bar, lower, upper
+        )
         if alpha is None:
             continue
         found += 1
@@ -128,7 +123,9 @@ def test_lp_cover_bound_is_the_lp_of_the_0_1_model(tiny_instances, medium_instan
         relaxed.setOptionValue("output_flag", False)
         relaxed.passModel(lp)
         n = lp.num_col_
-        relaxed.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kContinuous))
+        relaxed.changeColsIntegrality(
+            n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kContinuous)
+        )
         relaxed.run()
         assert cover == max(0, np.ceil(relaxed.getInfo().objective_function_value - 1e-7))
 
@@ -178,7 +175,9 @@ def test_realisability_cuts_keep_every_feasible_z(tiny_instances):
                 assert np.sum(good[index] == sign) <= len(index) - 1
 
 
-@pytest.mark.parametrize("switches", SWITCH_SETS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "all")
+@pytest.mark.parametrize(
+    "switches", SWITCH_SETS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "all"
+)
 def test_solve_exact_reaches_brute_force_optimum(switches, tiny_instances):
     for R, lam, lower, upper, eta, *_ in tiny_instances:
         result = solve_exact(R, lam, lower=lower, upper=upper, time_limit=30, **switches)
@@ -190,7 +189,9 @@ def test_solve_exact_reaches_brute_force_optimum(switches, tiny_instances):
             assert bound <= eta <= incumbent, (step, result.steps)
 
 
-@pytest.mark.parametrize("switches", SWITCH_SETS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "all")
+@pytest.mark.parametrize(
+    "switches", SWITCH_SETS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "all"
+)
 def test_solve_exact_matches_plain_model(switches, medium_instances):
     for R, lam, eta in medium_instances:
         result = solve_exact(R, lam, time_limit=60, **switches)

@@ -38,7 +38,10 @@ def test_scaling(data):
 @pytest.mark.parametrize("bias", ["share", "inclusion"])
 def test_biased_sample_over_represents_positives(bias, data):
     y = data[1]
-    shares = [y[draw_labeled(y, "biased", np.random.default_rng(s), bias=bias, fraction=0.1)].mean() for s in range(20)]
+    shares = [
+        y[draw_labeled(y, "biased", np.random.default_rng(s), bias=bias, fraction=0.1)].mean()
+        for s in range(20)
+    ]
     assert len(draw_labeled(y, "srs", np.random.default_rng(0))) == round(0.01 * len(y))
     expected = 0.85 if bias == "share" else 0.3 * 0.85 / (0.3 * 0.85 + 0.7 * 0.15)
     assert abs(np.mean(shares) - expected) < 0.05
@@ -47,8 +50,12 @@ def test_biased_sample_over_represents_positives(bias, data):
 def test_biased_sample_defaults_to_inclusion(data):
     y = data[1]
     default = draw_labeled(y, "biased", np.random.default_rng(1), fraction=0.1)
-    assert np.array_equal(default, draw_labeled(y, "biased", np.random.default_rng(1), bias="inclusion", fraction=0.1))
-    assert not np.array_equal(default, draw_labeled(y, "biased", np.random.default_rng(1), bias="share", fraction=0.1))
+    assert np.array_equal(
+        default, draw_labeled(y, "biased", np.random.default_rng(1), bias="inclusion", fraction=0.1)
+    )
+    assert not np.array_equal(
+        default, draw_labeled(y, "biased", np.random.default_rng(1), bias="share", fraction=0.1)
+    )
 
 
 def test_instance_is_deterministic(data):
@@ -64,12 +71,28 @@ def test_instance_is_deterministic(data):
 
 def test_run_instance_rows(data):
     X, y = data
-    approaches = {"RF": None, "C2RF": {"preprocess": False}, "p-C2RF+": {"local_search": True, "dominance": True}}
+    approaches = {
+        "RF": None,
+        "C2RF": {"preprocess": False},
+        "p-C2RF+": {"local_search": True, "dominance": True},
+    }
     rows = run_instance(X, y, sampling="srs", seed=0, approaches=approaches, time_limit=2)
     assert [r["approach"] for r in rows] == list(approaches)
     for row in rows:
-        assert {"accuracy", "mcc", "mcc_pct", "eta", "status", "gap", "best_bound", "seconds", "nodes",
-                "n_unique_patterns", "lam", "solved"} <= set(row)
+        assert {
+            "accuracy",
+            "mcc",
+            "mcc_pct",
+            "eta",
+            "status",
+            "gap",
+            "best_bound",
+            "seconds",
+            "nodes",
+            "n_unique_patterns",
+            "lam",
+            "solved",
+        } <= set(row)
         assert row["status"] in ("majority_vote", "optimal", "time_limit")
         if not np.isnan(row["mcc"]):
             assert np.isclose(row["mcc_pct"], (row["mcc"] + 1) / 2 * 100)

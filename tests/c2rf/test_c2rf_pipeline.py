@@ -17,8 +17,18 @@ from forestrepro.report.claims import evaluate_claim
 from forestrepro.report.compare import summarize_runs
 from forestrepro.report.paper_figures import draw_figure
 
-PROTOCOL = {"name": "tiny", "kind": "c2rf_samples", "sampling": "biased", "repeats": 2, "bias": "share",
-            "drop_duplicates": True, "lower": 1.0, "upper": 100.0, "time_limit": 20.0, "metrics": []}
+PROTOCOL = {
+    "name": "tiny",
+    "kind": "c2rf_samples",
+    "sampling": "biased",
+    "repeats": 2,
+    "bias": "share",
+    "drop_duplicates": True,
+    "lower": 1.0,
+    "upper": 100.0,
+    "time_limit": 20.0,
+    "metrics": [],
+}
 
 
 def _approach(name: str, **params):
@@ -67,7 +77,9 @@ def test_every_approach_solves_the_same_instances(data):
     assert vote["solved"].all() and (vote["status"] == "majority_vote").all()
     assert np.allclose(vote["accuracy_pct"], 100 * vote["accuracy"])
     solved = plus[plus["solved"]]
-    assert len(solved) and (solved["eta"] - solved["best_bound"] < 1).all()  # optimal: eta within 1 of the bound
+    assert (
+        len(solved) and (solved["eta"] - solved["best_bound"] < 1).all()
+    )  # optimal: eta within 1 of the bound
     again = c2rf_samples(_approach("c2rf_rf", vote=True), X, y, **common)
     pd.testing.assert_frame_equal(vote.drop(columns=["seconds"]), again.drop(columns=["seconds"]))
 
@@ -75,9 +87,18 @@ def test_every_approach_solves_the_same_instances(data):
 def test_protocol_refuses_multiclass_targets_and_estimators(data):
     X, y = data
     with pytest.raises(ProtocolError, match="'toy'.*binary target"):
-        c2rf_samples(_approach("c2rf_rf", vote=True), X, y + 1, paper="c2rf", dataset="toy", root_seed=1,
-                     protocol=PROTOCOL)
-    forest = build_method({"name": "breiman_rf", "estimator": "breiman_rf", "params": {"n_estimators": 2}, "grid": {}})
+        c2rf_samples(
+            _approach("c2rf_rf", vote=True),
+            X,
+            y + 1,
+            paper="c2rf",
+            dataset="toy",
+            root_seed=1,
+            protocol=PROTOCOL,
+        )
+    forest = build_method(
+        {"name": "breiman_rf", "estimator": "breiman_rf", "params": {"n_estimators": 2}, "grid": {}}
+    )
     with pytest.raises(ProtocolError, match="'breiman_rf' is an estimator"):
         c2rf_samples(forest, X, y, paper="c2rf", dataset="toy", root_seed=1, protocol=PROTOCOL)
 
@@ -91,14 +112,18 @@ def test_config_keeps_approaches_and_their_protocol_together():
 
 def _runs() -> pd.DataFrame:
     """Hand-made per-sample rows: 5 samples of one instance, two approaches."""
-    return pd.DataFrame({
-        "dataset": ["d"] * 10, "method": ["a"] * 5 + ["b"] * 5, "repeat": list(range(5)) * 2,
-        "seconds": [5.0, 1.0, 3.0, 9.0, 2.0, 9.0, 9.0, 1.0, 9.0, 2.0],
-        "solved": [True, True, True, False, True, False, False, True, False, True],
-        "accuracy": [0.7, 0.8, 0.6, np.nan, 0.9, 0.5, 0.5, 0.6, 0.7, 0.9],
-        "mcc": [0.1, 0.2, 0.3, np.nan, 0.4, 0.0, 0.2, 0.1, 0.3, 0.4],
-        "time_limit": 8.0,
-    })
+    return pd.DataFrame(
+        {
+            "dataset": ["d"] * 10,
+            "method": ["a"] * 5 + ["b"] * 5,
+            "repeat": list(range(5)) * 2,
+            "seconds": [5.0, 1.0, 3.0, 9.0, 2.0, 9.0, 9.0, 1.0, 9.0, 2.0],
+            "solved": [True, True, True, False, True, False, False, True, False, True],
+            "accuracy": [0.7, 0.8, 0.6, np.nan, 0.9, 0.5, 0.5, 0.6, 0.7, 0.9],
+            "mcc": [0.1, 0.2, 0.3, np.nan, 0.4, 0.0, 0.2, 0.1, 0.3, 0.4],
+            "time_limit": 8.0,
+        }
+    )
 
 
 def test_median_cells_and_the_papers_dash_rule():
@@ -108,12 +133,20 @@ def test_median_cells_and_the_papers_dash_rule():
     assert np.isnan(summary.loc[("d", "a"), "std"])
     assert np.isnan(summary.loc[("d", "b"), "mean"]) and summary.loc[("d", "b"), "n_folds"] == 5
     # a median skips samples without a solution: (0.7, 0.8, 0.6, 0.9) -> 0.75
-    assert summarize_runs(_runs(), "accuracy", aggregate="median").loc[("d", "a"), "mean"] == pytest.approx(0.75)
+    assert summarize_runs(_runs(), "accuracy", aggregate="median").loc[("d", "a"), "mean"] == pytest.approx(
+        0.75
+    )
 
 
 def test_more_complete_cells_counts_solved_instances():
-    cells = pd.DataFrame({"dataset": ["x", "y", "x", "y"], "method": ["a", "a", "b", "b"],
-                          "mean": [1.0, 2.0, np.nan, 3.0], "published_mean": [1.0, np.nan, 1.0, np.nan]})
+    cells = pd.DataFrame(
+        {
+            "dataset": ["x", "y", "x", "y"],
+            "method": ["a", "a", "b", "b"],
+            "mean": [1.0, 2.0, np.nan, 3.0],
+            "published_mean": [1.0, np.nan, 1.0, np.nan],
+        }
+    )
     claim = {"text": "a solves more", "kind": "more_complete_cells", "a": "a", "b": "b"}
     result = evaluate_claim(claim, cells, {}, {})
     assert result["ours"] == "holds" and result["ours_evidence"] == "a 2 of 2, b 1 of 2"
@@ -127,10 +160,13 @@ def test_paired_differences_by_hand():
     assert np.allclose(diff.to_numpy(), [0.2, 0.3, 0.0, 0.0])
 
 
-@pytest.mark.parametrize("spec", [
-    {"kind": "runtime_ecdf", "method_order": ["a", "b"]},
-    {"kind": "paired_difference_box", "methods": ["a", "b"], "method_order": ["a", "b"]},
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"kind": "runtime_ecdf", "method_order": ["a", "b"]},
+        {"kind": "paired_difference_box", "methods": ["a", "b"], "method_order": ["a", "b"]},
+    ],
+)
 def test_c2rf_figures_render(tmp_path, spec):
     written = draw_figure(_runs(), spec, tmp_path / "fig")
     assert [p.suffix for p in written] == [".png", ".pdf"] and all(p.stat().st_size > 1000 for p in written)
@@ -140,7 +176,9 @@ def test_each_ablation_variant_changes_one_switch_of_p_c2rf_plus():
     cfg = compose_config(profile="paper")
     full = build_method(cfg["method"]["c2rf_plus"]).solve_kwargs
     variants = [m for m in cfg["paper"]["c2rf"]["tables"]["ablation_time"]["methods"] if m != "c2rf_plus"]
-    assert len(variants) == 8 and set(variants) <= set(cfg["paper"]["c2rf"]["experiments"]["biased"]["methods"])
+    assert len(variants) == 8 and set(variants) <= set(
+        cfg["paper"]["c2rf"]["experiments"]["biased"]["methods"]
+    )
     for name in variants:
         kwargs = build_method(cfg["method"][name]).solve_kwargs
         assert len({k for k in {*full, *kwargs} if full.get(k) != kwargs.get(k)}) == 1, name

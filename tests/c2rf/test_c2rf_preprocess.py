@@ -10,12 +10,14 @@ from forestrepro.c2rf.solver import solve
 
 # 4 trees (rows) x 6 points (columns). Tree 4 repeats tree 1 (Prop. 4). Points 2, 3 and 6 share the
 # pattern (1, 1, -1, 1) (Prop. 3). Point 1 is voted +1 by every tree, point 4 -1 by every tree (Prop. 5).
-R = np.array([
-    [1, 1, 1, -1, -1, 1],
-    [1, 1, 1, -1, 1, 1],
-    [1, -1, -1, -1, -1, -1],
-    [1, 1, 1, -1, -1, 1],
-])
+R = np.array(
+    [
+        [1, 1, 1, -1, -1, 1],
+        [1, 1, 1, -1, 1, 1],
+        [1, -1, -1, -1, -1, -1],
+        [1, 1, 1, -1, -1, 1],
+    ]
+)
 
 
 def test_prop3_distinct_points_with_weights():
@@ -63,7 +65,11 @@ def test_algorithm1_lambda_below_fixed_positives():
     reduction = reduce(R, 0, 1.0, 100.0)
     # beta = 1 > lambda = 0: lambda_bar = 0 and the original eta = eta' + (beta - lambda) = eta' + 1
     assert (reduction.lam_bar, reduction.eta_offset) == (0, 1)
-    assert solve(R, 0, preprocess=True, time_limit=10).eta == solve(R, 0, preprocess=False, time_limit=10).eta == 1
+    assert (
+        solve(R, 0, preprocess=True, time_limit=10).eta
+        == solve(R, 0, preprocess=False, time_limit=10).eta
+        == 1
+    )
 
 
 def test_expand_maps_back_to_points_and_trees():

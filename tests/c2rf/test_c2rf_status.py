@@ -14,7 +14,9 @@ from forestrepro.c2rf.solver import majority_vote, solve
 def test_infeasible_model_is_a_status(preprocess, local_search):
     # one point voted (+1, -1) with 1 <= alpha <= 1.5: alpha_1 - alpha_2 lies in [-0.5, 0.5], the dead zone
     R = np.array([[1], [-1]])
-    result = solve(R, 1, lower=1.0, upper=1.5, preprocess=preprocess, local_search=local_search, time_limit=10)
+    result = solve(
+        R, 1, lower=1.0, upper=1.5, preprocess=preprocess, local_search=local_search, time_limit=10
+    )
     assert result.status == "infeasible"
     assert result.alpha is None and result.z is None and np.isnan(result.eta) and np.isnan(result.gap)
 
@@ -31,7 +33,12 @@ def test_time_out_is_a_status(random_votes):
 def test_everything_fixed_by_preprocessing():
     R = np.array([[1, 1, -1], [1, 1, -1], [1, 1, -1]])
     result = solve(R, 1, time_limit=10)
-    assert (result.status, result.solved_by, result.eta, result.n_binaries) == ("optimal", "preprocessing", 1.0, 0)
+    assert (result.status, result.solved_by, result.eta, result.n_binaries) == (
+        "optimal",
+        "preprocessing",
+        1.0,
+        0,
+    )
 
 
 def test_majority_vote_tie_is_negative():

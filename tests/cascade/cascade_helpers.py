@@ -4,7 +4,7 @@ confused with the other test folders' ``conftest`` modules)."""
 
 import numpy as np
 
-from forestrepro.ensembles.weighting import WeightedForestClassifier
+from forestrepro.cascade.weighting import WeightedForestClassifier
 
 
 class RecordingForest(WeightedForestClassifier):

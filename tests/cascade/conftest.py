@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from cascade_helpers import RecordingForest
 
 

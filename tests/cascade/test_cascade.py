@@ -3,13 +3,12 @@ and the choice of level (Algorithm 1 line 18), and independence of ``n_jobs``.""
 
 import numpy as np
 import pytest
+from cascade_helpers import blobs, recording
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.cascade_members import fold_ids, rows_in_columns
-
-from cascade_helpers import blobs, recording
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.cascade.members import fold_ids, rows_in_columns
 
 SMALL = dict(n_rf=1, n_crf=1, n_trees=8, n_folds=3, max_levels=3, early_stopping_rounds=2)
 
@@ -22,20 +21,19 @@ class RecordingCascade(CascadeForestClassifier):
 @pytest.mark.parametrize("weighting", ["none", "accuracy"])
 def test_check_estimator(weighting):
     # no check is waived; only check_array_api_input is skipped (array-api-compat absent)
-    estimator = CascadeForestClassifier(n_rf=1, n_crf=1, n_trees=5, max_levels=2,
-                                        early_stopping_rounds=1, weighting=weighting)
+    estimator = CascadeForestClassifier(
+        n_rf=1, n_crf=1, n_trees=5, max_levels=2, early_stopping_rounds=1, weighting=weighting
+    )
     check_estimator(estimator, on_skip=None)
 
 
-@pytest.mark.parametrize("weighting, source", [("none", "train"), ("accuracy", "train"),
-                                               ("accuracy", "oob")])
+@pytest.mark.parametrize("weighting, source", [("none", "train"), ("accuracy", "train"), ("accuracy", "oob")])
 def test_no_member_classifies_a_row_it_was_grown_on(record, weighting, source):
     X, y = blobs(90, n_features=4)
-    X[:, 0] = np.arange(len(y))      # row ids (level inputs keep X's columns first)
+    X[:, 0] = np.arange(len(y))  # row ids (level inputs keep X's columns first)
     X_test, y_test = blobs(30, n_features=4, seed=5)
     X_test[:, 0] = 1000 + np.arange(len(y_test))
-    cascade = RecordingCascade(**SMALL, weighting=weighting, accuracy_source=source,
-                               random_state=0)
+    cascade = RecordingCascade(**SMALL, weighting=weighting, accuracy_source=source, random_state=0)
     cascade.fit_predict_proba(X, y, X_test, y_test)
     n_members = cascade.n_levels_ * 2 * SMALL["n_folds"]
     assert len(record.log) == n_members
@@ -43,7 +41,7 @@ def test_no_member_classifies_a_row_it_was_grown_on(record, weighting, source):
     for level in range(cascade.n_levels_):
         for forest in range(2):
             first = (level * 2 + forest) * SMALL["n_folds"]
-            models = record.log[first:first + SMALL["n_folds"]]
+            models = record.log[first : first + SMALL["n_folds"]]
             held_out = [m.classified_ids_ & train_ids for m in models]
             for model, rows in zip(models, held_out):
                 assert not model.trained_ids_ & model.classified_ids_
@@ -56,14 +54,16 @@ def test_no_member_classifies_a_row_it_was_grown_on(record, weighting, source):
 def test_fold_rows_are_gathered_in_column_major_order():
     X = np.asfortranarray(np.arange(5 * 2500, dtype=np.float32).reshape(5, 2500))
     for rows in (np.array([True, False, True, True, False]), np.array([4, 0, 2])):
-        got = rows_in_columns(X, rows)     # 2,500 columns: three blocks of 1,024
+        got = rows_in_columns(X, rows)  # 2,500 columns: three blocks of 1,024
         assert got.flags.f_contiguous and got.dtype == np.float32
         np.testing.assert_array_equal(got, X[rows])
     # and scikit-learn grows the same trees from either order
     X, y = blobs(120, n_features=30)
     rows = np.arange(len(y)) % 3 != 0
-    forests = [RandomForestClassifier(5, random_state=0).fit(data, y[rows])
-               for data in (X[rows], rows_in_columns(X, rows))]
+    forests = [
+        RandomForestClassifier(5, random_state=0).fit(data, y[rows])
+        for data in (X[rows], rows_in_columns(X, rows))
+    ]
     np.testing.assert_array_equal(*(forest.predict_proba(X) for forest in forests))
 
 
@@ -73,12 +73,12 @@ def test_out_of_fold_accuracy_is_chance_on_random_labels():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 5)).astype(np.float32)
     y = rng.integers(0, 2, 300)
-    cascade = CascadeForestClassifier(n_rf=0, n_crf=2, n_trees=20, max_levels=1,
-                                      random_state=0).fit(X, y)
+    cascade = CascadeForestClassifier(n_rf=0, n_crf=2, n_trees=20, max_levels=1, random_state=0).fit(X, y)
     assert cascade.level_accuracies_[0] < 0.62
     model = cascade.levels_[0][0][0]
-    folds = fold_ids(np.unique(y, return_inverse=True)[1], 3,
-                     np.random.RandomState(0).randint(np.iinfo(np.int32).max))
+    folds = fold_ids(
+        np.unique(y, return_inverse=True)[1], 3, np.random.RandomState(0).randint(np.iinfo(np.int32).max)
+    )
     assert model.score(X[folds != 0], y[folds != 0]) == 1.0
     assert model.score(X[folds == 0], y[folds == 0]) < 0.65
 
@@ -93,20 +93,20 @@ def test_level_inputs_are_features_joined_with_class_vectors():
 
 def test_growth_stops_early_and_the_best_kfold_level_answers():
     X, y = blobs(120, n_features=4, seed=2)
-    cascade = CascadeForestClassifier(n_rf=1, n_crf=1, n_trees=6, max_levels=12,
-                                      early_stopping_rounds=2, random_state=1).fit(X, y)
+    cascade = CascadeForestClassifier(
+        n_rf=1, n_crf=1, n_trees=6, max_levels=12, early_stopping_rounds=2, random_state=1
+    ).fit(X, y)
     accuracies = cascade.level_accuracies_
-    best = int(np.argmax(accuracies))          # first level of highest k-fold accuracy
+    best = int(np.argmax(accuracies))  # first level of highest k-fold accuracy
     assert cascade.best_level_ == best + 1
     assert len(cascade.levels_) == cascade.best_level_
     assert cascade.n_levels_ == min(best + 1 + 2, 12)
-    assert np.all(accuracies[best + 1:] <= accuracies[best])
+    assert np.all(accuracies[best + 1 :] <= accuracies[best])
 
 
 def test_max_levels_bounds_the_growth():
     X, y = blobs(60, n_features=3)
-    cascade = CascadeForestClassifier(n_rf=1, n_crf=1, n_trees=4, max_levels=1,
-                                      random_state=0).fit(X, y)
+    cascade = CascadeForestClassifier(n_rf=1, n_crf=1, n_trees=4, max_levels=1, random_state=0).fit(X, y)
     assert cascade.n_levels_ == cascade.best_level_ == 1
 
 
@@ -124,13 +124,17 @@ def test_fit_then_predict_equals_fit_predict_proba():
 @pytest.mark.parametrize("weighting, source", [("none", "train"), ("accuracy", "oob")])
 def test_results_do_not_depend_on_n_jobs(weighting, source):
     X, y = blobs(120, n_features=4, seed=6)
-    runs = [CascadeForestClassifier(**SMALL, weighting=weighting, accuracy_source=source,
-                                    n_jobs=n_jobs, random_state=4).fit(X, y)
-            for n_jobs in (1, 2)]
+    runs = [
+        CascadeForestClassifier(
+            **SMALL, weighting=weighting, accuracy_source=source, n_jobs=n_jobs, random_state=4
+        ).fit(X, y)
+        for n_jobs in (1, 2)
+    ]
     np.testing.assert_array_equal(runs[0].predict_proba(X), runs[1].predict_proba(X))
     np.testing.assert_array_equal(runs[0].level_accuracies_, runs[1].level_accuracies_)
-    other = CascadeForestClassifier(**SMALL, weighting=weighting, accuracy_source=source,
-                                    random_state=5).fit(X, y)
+    other = CascadeForestClassifier(**SMALL, weighting=weighting, accuracy_source=source, random_state=5).fit(
+        X, y
+    )
     assert not np.array_equal(runs[0].predict_proba(X), other.predict_proba(X))
 
 
@@ -144,10 +148,18 @@ def test_tree_accuracies_are_recorded_per_level_forest_and_fold():
     assert CascadeForestClassifier(**SMALL).fit(X, y).tree_accuracies_ is None
 
 
-@pytest.mark.parametrize("params", [dict(n_folds=1), dict(early_stopping_rounds=0),
-                                    dict(max_levels=0), dict(weighting="mean"),
-                                    dict(accuracy_source="test"), dict(n_rf=0, n_crf=0),
-                                    dict(crf_bootstrap="yes")])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(n_folds=1),
+        dict(early_stopping_rounds=0),
+        dict(max_levels=0),
+        dict(weighting="mean"),
+        dict(accuracy_source="test"),
+        dict(n_rf=0, n_crf=0),
+        dict(crf_bootstrap="yes"),
+    ],
+)
 def test_parameters_are_checked(params):
     X, y = blobs(30, n_features=3)
     with pytest.raises(ValueError):

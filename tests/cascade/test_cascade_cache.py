@@ -1,4 +1,4 @@
-"""A stopped cascade resumes from the forests it finished (``ensembles.cascade_cache``)."""
+"""A stopped cascade resumes from the forests it finished (``cascade.cache``)."""
 
 import itertools
 from types import SimpleNamespace
@@ -7,22 +7,22 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 
-from forestrepro.ensembles import cascade as cascade_module
-from forestrepro.ensembles import kept_parts
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.cascade_cache import cached_cascade_proba
-from forestrepro.ensembles.kept_parts import content_key
+from forestrepro.cascade import forest as cascade_module
+from forestrepro.cascade.cache import cached_cascade_proba
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.checkpoint import content_key
+from forestrepro.checkpoint import parts as kept_parts
 
 
 def _data():
-    X, y = make_classification(n_samples=160, n_features=8, n_informative=4, n_classes=3,
-                               random_state=0)
+    X, y = make_classification(n_samples=160, n_features=8, n_informative=4, n_classes=3, random_state=0)
     return X[:120].astype(np.float32), y[:120], X[120:].astype(np.float32)
 
 
 def _cascade(**params):
-    settings = dict(n_rf=1, n_crf=1, n_trees=5, n_folds=2, early_stopping_rounds=1,
-                    max_levels=4, random_state=0)
+    settings = dict(
+        n_rf=1, n_crf=1, n_trees=5, n_folds=2, early_stopping_rounds=1, max_levels=4, random_state=0
+    )
     return CascadeForestClassifier(**{**settings, **params})
 
 
@@ -48,7 +48,10 @@ def test_a_stopped_cascade_resumes_from_its_finished_forests(tmp_path, monkeypat
         cached_cascade_proba(tmp_path, _cascade(weighting=weighting), X, y, X_test)
     (parts,) = tmp_path.glob("*.parts")
     assert sorted(p.stem for p in parts.glob("*.npz")) == [
-        "level1_forest0", "level1_forest1", "level2_forest0"]
+        "level1_forest0",
+        "level1_forest1",
+        "level2_forest0",
+    ]
     finished = grown[:3]
     grown.clear()
     stop_at = None

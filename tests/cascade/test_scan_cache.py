@@ -1,4 +1,4 @@
-"""One scan per split, shared by DF and WDF (``ensembles.scan_cache``)."""
+"""One scan per split, shared by DF and WDF (``cascade.scan_cache``)."""
 
 import itertools
 from types import SimpleNamespace
@@ -7,16 +7,29 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
-from forestrepro.ensembles import kept_parts, scanning
-from forestrepro.ensembles.scan_cache import cached_scan, scan_key
-from forestrepro.ensembles.scanning import MultiGrainedScanner
+from forestrepro.cascade import scanning
+from forestrepro.cascade.scan_cache import cached_scan, scan_key
+from forestrepro.cascade.scanning import MultiGrainedScanner
+from forestrepro.checkpoint import parts as kept_parts
 from forestrepro.evaluation.holdout import holdout_evaluation
 from forestrepro.methods import build_method
 
-PROTOCOL = {"kind": "holdout", "test_size": 0.2, "repeats": 1, "stratified": True,
-            "metrics": ["accuracy_pct"]}
-CASCADE = {"n_rf": 1, "n_crf": 1, "n_trees": 4, "n_folds": 2, "early_stopping_rounds": 1,
-           "max_levels": 2, "scanner": {"n_trees": 3, "n_folds": 2, "max_train_windows": 1500}}
+PROTOCOL = {
+    "kind": "holdout",
+    "test_size": 0.2,
+    "repeats": 1,
+    "stratified": True,
+    "metrics": ["accuracy_pct"],
+}
+CASCADE = {
+    "n_rf": 1,
+    "n_crf": 1,
+    "n_trees": 4,
+    "n_folds": 2,
+    "early_stopping_rounds": 1,
+    "max_levels": 2,
+    "scanner": {"n_trees": 3, "n_folds": 2, "max_train_windows": 1500},
+}
 
 
 def _digits(n=120):
@@ -69,10 +82,16 @@ def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
     options = {"scan": {"shape": [8, 8]}, "cache_dir": str(tmp_path)}
     scan_seconds = []
     for name, weighting in (("df", "none"), ("wdf", "accuracy")):
-        method = build_method({"name": name, "estimator": "cascade_forest", "grid": {},
-                               "params": {**CASCADE, "weighting": weighting}}, options)
-        rows = holdout_evaluation(method, X, y, paper="wdf", dataset="digits", root_seed=1,
-                                  protocol=PROTOCOL)
+        method = build_method(
+            {
+                "name": name,
+                "estimator": "cascade_forest",
+                "grid": {},
+                "params": {**CASCADE, "weighting": weighting},
+            },
+            options,
+        )
+        rows = holdout_evaluation(method, X, y, paper="wdf", dataset="digits", root_seed=1, protocol=PROTOCOL)
         assert rows.loc[0, "accuracy_pct"] > 60
         assert rows.loc[0, "cascade_seconds"] > 0
         scan_seconds.append(rows.loc[0, "scan_seconds"])
@@ -158,5 +177,6 @@ def test_a_resumed_scan_reports_the_time_of_all_its_runs(tmp_path, monkeypatch):
     monkeypatch.setattr(scanning, "seeded", original)
     resumed = cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90], X[90:])
     assert resumed.seconds == 8.0  # 2 window sizes x 2 forests x 2 folds, one tick each
-    assert cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90],
-                       X[90:]).seconds == 8.0  # and the stored scan keeps it
+    assert (
+        cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90], X[90:]).seconds == 8.0
+    )  # and the stored scan keeps it

@@ -4,17 +4,20 @@ training rows, bounded batches, and the scanner + cascade estimator."""
 
 import numpy as np
 import pytest
+from cascade_helpers import RecordingForest, recording
 from numpy.lib.stride_tricks import sliding_window_view
 from sklearn.utils.estimator_checks import check_estimator
 
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.cascade_deep_forest import DeepForestClassifier
-from forestrepro.ensembles import scanning
-from forestrepro.ensembles.scanning import (MultiGrainedScanner, default_window_sizes,
-                                            sample_windows, window_layout)
-from forestrepro.ensembles.window_forest import WindowForest
-
-from cascade_helpers import RecordingForest, recording
+from forestrepro.cascade import scanning
+from forestrepro.cascade.deep_forest import DeepForestClassifier
+from forestrepro.cascade.forest import CascadeForestClassifier
+from forestrepro.cascade.scanning import (
+    MultiGrainedScanner,
+    default_window_sizes,
+    sample_windows,
+    window_layout,
+)
+from forestrepro.cascade.window_forest import WindowForest
 
 
 def window_index(size, shape, stride=1):
@@ -50,7 +53,7 @@ def test_strides_and_rectangular_images():
 def test_paper_window_sizes():
     assert default_window_sizes((3000,)) == (187, 375, 750)
     assert default_window_sizes((500,)) == (31, 62, 125)
-    assert default_window_sizes((28, 28)) == (7, 9, 14)     # about d/16, d/8, d/4 pixels
+    assert default_window_sizes((28, 28)) == (7, 9, 14)  # about d/16, d/8, d/4 pixels
     assert default_window_sizes((20,)) == (1, 2, 5)
     assert default_window_sizes((3,)) == (1,)
 
@@ -64,7 +67,7 @@ def test_training_windows_are_sampled_from_the_given_rows():
     assert windows.shape == (2 * 7, 4) and set(labels) == {1, 4}
     windows, labels = sample_windows(X, y, rows, layout, 5, 0)
     assert windows.shape == (5, 4)
-    np.testing.assert_array_equal(windows[:, 0] // 10, labels)   # each window's own row
+    np.testing.assert_array_equal(windows[:, 0] // 10, labels)  # each window's own row
 
 
 def _sequences(n=60, length=24, n_classes=3, seed=0):
@@ -114,24 +117,23 @@ class RecordingWindowForest(WindowForest):
 
 
 @pytest.mark.parametrize("with_test", [False, True])
-def test_no_scanning_forest_classifies_windows_of_a_row_it_was_grown_on(record, monkeypatch,
-                                                                        with_test):
+def test_no_scanning_forest_classifies_windows_of_a_row_it_was_grown_on(record, monkeypatch, with_test):
     monkeypatch.setattr(scanning, "WindowForest", RecordingWindowForest)
     X, y = _sequences(n=45, length=12)
-    X = X + 1000 * np.arange(45)[:, None]          # every value of row i lies in [1000 i ± 10)
+    X = X + 1000 * np.arange(45)[:, None]  # every value of row i lies in [1000 i ± 10)
     record.id_of = staticmethod(lambda W: np.rint(W[:, 0] / 1000).astype(np.int64))
     scanner = RecordingScanner(window_sizes=(3, 6), n_trees=3, random_state=0)
-    if with_test:                                   # the scan's path: forests grown in chunks
-        X_test = X[:5] + 1000 * 45                  # test rows' ids are 45 .. 49
+    if with_test:  # the scan's path: forests grown in chunks
+        X_test = X[:5] + 1000 * 45  # test rows' ids are 45 .. 49
         scanner.fit_transform_with_test(X, y, X_test)
     else:
         scanner.fit_transform(X, y)
-    assert len(record.log) == 2 * 2 * 3             # window sizes x forests x folds
+    assert len(record.log) == 2 * 2 * 3  # window sizes x forests x folds
     for model in record.log:
         assert model.classified_ids_ and not model.trained_ids_ & model.classified_ids_
         assert model.trained_ids_ < set(range(45))
     for first in range(0, len(record.log), 3):
-        folds = record.log[first:first + 3]
+        folds = record.log[first : first + 3]
         classified = set().union(*(m.classified_ids_ for m in folds))
         assert classified == set(range(50 if with_test else 45))
 
@@ -139,9 +141,12 @@ def test_no_scanning_forest_classifies_windows_of_a_row_it_was_grown_on(record, 
 def test_batches_and_n_jobs_do_not_change_the_features():
     X, y = _sequences()
     X_test, _ = _sequences(n=12, seed=1)
-    runs = [MultiGrainedScanner(window_sizes=(5,), n_trees=4, batch_windows=batch, n_jobs=jobs,
-                                random_state=0).fit_transform_with_test(X, y, X_test)
-            for batch, jobs in ((1, 1), (50, 2), (10_000, 1))]
+    runs = [
+        MultiGrainedScanner(
+            window_sizes=(5,), n_trees=4, batch_windows=batch, n_jobs=jobs, random_state=0
+        ).fit_transform_with_test(X, y, X_test)
+        for batch, jobs in ((1, 1), (50, 2), (10_000, 1))
+    ]
     for train, test in runs[1:]:
         np.testing.assert_array_equal(train, runs[0][0])
         np.testing.assert_array_equal(test, runs[0][1])
@@ -150,13 +155,12 @@ def test_batches_and_n_jobs_do_not_change_the_features():
 def test_transform_after_fit_equals_the_test_features():
     X, y = _sequences()
     X_test, _ = _sequences(n=12, seed=1)
-    params = dict(window_sizes=(5, 10), n_trees=4, max_train_windows=300, include_raw=True,
-                  random_state=0)
+    params = dict(window_sizes=(5, 10), n_trees=4, max_train_windows=300, include_raw=True, random_state=0)
     train, test = MultiGrainedScanner(**params).fit_transform_with_test(X, y, X_test)
     scanner = MultiGrainedScanner(**params)
     np.testing.assert_array_equal(scanner.fit_transform(X, y), train)
     np.testing.assert_array_equal(scanner.transform(X_test), test)
-    np.testing.assert_array_equal(train[:, :24], X)           # raw features first
+    np.testing.assert_array_equal(train[:, :24], X)  # raw features first
 
 
 def test_deep_forest_scans_then_cascades():
@@ -165,24 +169,36 @@ def test_deep_forest_scans_then_cascades():
     model = DeepForestClassifier(
         MultiGrainedScanner(window_sizes=(6,), n_trees=5),
         CascadeForestClassifier(n_rf=1, n_crf=1, n_trees=5, max_levels=2, weighting="accuracy"),
-        random_state=0)
+        random_state=0,
+    )
     proba = model.fit(X, y).predict_proba(X_test)
     assert model.cascade_.n_features_in_ == 2 * 3 * 19
-    assert model.score(X_test, y_test) > 0.45                  # chance: 1/3
+    assert model.score(X_test, y_test) > 0.45  # chance: 1/3
     np.testing.assert_array_equal(model.fit_predict_proba(X, y, X_test, y_test), proba)
 
 
 def test_deep_forest_check_estimator():
     # no check is waived; only check_array_api_input is skipped (array-api-compat absent)
-    check_estimator(DeepForestClassifier(
-        MultiGrainedScanner(n_trees=4),
-        CascadeForestClassifier(n_rf=1, n_crf=1, n_trees=4, max_levels=2,
-                                early_stopping_rounds=1)), on_skip=None)
+    check_estimator(
+        DeepForestClassifier(
+            MultiGrainedScanner(n_trees=4),
+            CascadeForestClassifier(n_rf=1, n_crf=1, n_trees=4, max_levels=2, early_stopping_rounds=1),
+        ),
+        on_skip=None,
+    )
 
 
-@pytest.mark.parametrize("params", [dict(shape=(5, 5)), dict(shape=(2, 3, 4)), dict(stride=0),
-                                    dict(window_sizes=(30,)), dict(max_train_windows=0),
-                                    dict(n_folds=1)])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(shape=(5, 5)),
+        dict(shape=(2, 3, 4)),
+        dict(stride=0),
+        dict(window_sizes=(30,)),
+        dict(max_train_windows=0),
+        dict(n_folds=1),
+    ],
+)
 def test_scanner_parameters_are_checked(params):
     X, y = _sequences(n=30, length=24)
     with pytest.raises(ValueError):

@@ -3,21 +3,23 @@ Eqs. (1)-(3) from training and out-of-bag rows, and the weighted sum of Eqs. (5)
 
 import numpy as np
 import pytest
+from cascade_helpers import blobs
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
-from forestrepro.ensembles.weighting import (WeightedForestClassifier, log_odds_weights,
-                                             tree_accuracies, weighted_proba)
-
-from cascade_helpers import blobs
+from forestrepro.cascade.weighting import (
+    WeightedForestClassifier,
+    log_odds_weights,
+    tree_accuracies,
+    weighted_proba,
+)
 
 
 def test_eq4_on_hand_made_accuracies():
     # log2(0.9/0.1) = log2 9, log2(0.8/0.2) = 2, log2(0.6/0.4) = log2 1.5
     log_odds = np.array([np.log2(9), 2.0, np.log2(1.5)])
     for rule in ("clip", "drop"):
-        np.testing.assert_allclose(log_odds_weights([0.9, 0.8, 0.6], rule=rule),
-                                   log_odds / log_odds.sum())
+        np.testing.assert_allclose(log_odds_weights([0.9, 0.8, 0.6], rule=rule), log_odds / log_odds.sum())
     # W_k is proportional to the log-odds, whatever the number of trees
     weights = log_odds_weights([0.9, 0.8, 0.6, 0.9])
     assert weights[0] == pytest.approx(weights[3])
@@ -116,8 +118,7 @@ def test_weighted_forest_is_the_weighted_sum_of_eqs_5_6(data):
 
 def test_unweighted_forest_is_scikit_learns_average(data):
     X, y = data
-    model = WeightedForestClassifier(RandomForestClassifier(12), weighting="none",
-                                     random_state=3).fit(X, y)
+    model = WeightedForestClassifier(RandomForestClassifier(12), weighting="none", random_state=3).fit(X, y)
     reference = RandomForestClassifier(12, random_state=3).fit(X, y)
     np.testing.assert_allclose(model.predict_proba(X), reference.predict_proba(X), rtol=1e-12)
     assert model.tree_accuracies_ is None
@@ -127,8 +128,9 @@ def test_weighted_sum_does_not_depend_on_n_jobs(data):
     X, y = data
     forest = RandomForestClassifier(40, random_state=0).fit(X, y)
     weights = np.random.default_rng(0).dirichlet(np.ones(40))
-    np.testing.assert_array_equal(weighted_proba(forest.estimators_, weights, X, 1),
-                                  weighted_proba(forest.estimators_, weights, X, 2))
+    np.testing.assert_array_equal(
+        weighted_proba(forest.estimators_, weights, X, 1), weighted_proba(forest.estimators_, weights, X, 2)
+    )
 
 
 def test_weighted_forest_check_estimator():

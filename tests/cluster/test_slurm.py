@@ -46,14 +46,19 @@ THREADS = 2  # capped further at the partition's smallest node (--max-threads)
 TIMEOUT = 3600  # a job asking for more than any node has pends forever: fail, do not hang
 # the three tables of BRF's main experiment: 2 fetch jobs (local), 16 training jobs (Slurm),
 # 3 table jobs (local)
-TABLES = [f"results/tables/{TAG}/brf_{t}.{ext}" for t in ("table2", "table2_textbook_rf", "fig3_variants")
-          for ext in ("csv", "md")]
+TABLES = [
+    f"results/tables/{TAG}/brf_{t}.{ext}"
+    for t in ("table2", "table2_textbook_rf", "fig3_variants")
+    for ext in ("csv", "md")
+]
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("sinfo") is None, reason="no Slurm here (sinfo not on PATH)"),
-    pytest.mark.skipif(importlib.util.find_spec("snakemake_executor_plugin_slurm") is None,
-                       reason='the slurm extra is not installed: pip install -e ".[slurm]" -c constraints.txt'),
+    pytest.mark.skipif(
+        importlib.util.find_spec("snakemake_executor_plugin_slurm") is None,
+        reason='the slurm extra is not installed: pip install -e ".[slurm]" -c constraints.txt',
+    ),
     pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}"),
 ]
 
@@ -79,13 +84,26 @@ def _max_threads(partition):
 
 def _status_command():
     """sacct where accounting works, else squeue (a cluster without slurmdbd, as here)."""
-    proc = subprocess.run(["sacct", "-n", "-X", "-o", "JobID", "-S", "now"], check=False, capture_output=True, text=True)
+    proc = subprocess.run(
+        ["sacct", "-n", "-X", "-o", "JobID", "-S", "now"], check=False, capture_output=True, text=True
+    )
     return "sacct" if proc.returncode == 0 and "disabled" not in proc.stdout + proc.stderr else "squeue"
 
 
 def _snakemake(workdir, *args):
-    cmd = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir), *args,
-           "--config", f"tag={TAG}", "overrides=[" + ",".join(f'"{o}"' for o in TINY) + "]", "--", *TABLES]
+    cmd = [
+        SNAKEMAKE,
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        *args,
+        "--config",
+        f"tag={TAG}",
+        "overrides=[" + ",".join(f'"{o}"' for o in TINY) + "]",
+        "--",
+        *TABLES,
+    ]
     env = {**os.environ, "FORESTREPRO_MIRROR": str(MIRROR)}
     start = time.monotonic()
     try:
@@ -95,8 +113,10 @@ def _snakemake(workdir, *args):
         run_id = re.search(r"SLURM run ID: (\S+)", log)
         if run_id:  # the run's jobs are named by its run ID
             subprocess.run(["scancel", "--name", run_id.group(1)], check=False)
-        pytest.fail(f"snakemake still running after {TIMEOUT} s (a job pending for CPUs or memory no node has?):\n"
-                    f"{log[-6000:]}")
+        pytest.fail(
+            f"snakemake still running after {TIMEOUT} s (a job pending for CPUs or memory no node has?):\n"
+            f"{log[-6000:]}"
+        )
     seconds = time.monotonic() - start
     log = proc.stdout + proc.stderr
     (Path(workdir) / "snakemake.log").write_text(" ".join(cmd) + "\n\n" + log)
@@ -105,14 +125,26 @@ def _snakemake(workdir, *args):
 
 
 def _slurm_args(partition, max_threads):
-    args = ["--workflow-profile", str(REPO / "profiles" / "slurm"), "--max-threads", str(max_threads),
-            "--default-resources", f"slurm_partition={partition}"]
+    args = [
+        "--workflow-profile",
+        str(REPO / "profiles" / "slurm"),
+        "--max-threads",
+        str(max_threads),
+        "--default-resources",
+        f"slurm_partition={partition}",
+    ]
     if os.environ.get("SLURM_TEST_ACCOUNT"):
         args.append(f"slurm_account={os.environ['SLURM_TEST_ACCOUNT']}")
     else:
         args.append("--slurm-no-account")
-    return [*args, "--slurm-status-command", _status_command(), "--slurm-init-seconds-before-status-checks", "5",
-            "--verbose"]  # --verbose: the executor logs each sbatch call
+    return [
+        *args,
+        "--slurm-status-command",
+        _status_command(),
+        "--slurm-init-seconds-before-status-checks",
+        "5",
+        "--verbose",
+    ]  # --verbose: the executor logs each sbatch call
 
 
 def _runs(tmp_path_factory):
@@ -122,7 +154,9 @@ def _runs(tmp_path_factory):
     if os.environ.get("SLURM_TEST_DIR"):
         base = Path(os.environ["SLURM_TEST_DIR"])
     elif sum(int(n) for n in _out("sinfo", "-h", "-p", partition, "-o", "%D").split()) > 1:
-        pytest.skip(f"partition {partition!r} has several nodes: set SLURM_TEST_DIR to a directory they all see")
+        pytest.skip(
+            f"partition {partition!r} has several nodes: set SLURM_TEST_DIR to a directory they all see"
+        )
     else:
         base = tmp_path_factory.mktemp("slurm")
     local, slurm = base / "local", base / "slurm"
@@ -133,8 +167,13 @@ def _runs(tmp_path_factory):
     _, local_s = _snakemake(local, "--cores", "2")
     slurm_log, slurm_s = _snakemake(slurm, *_slurm_args(partition, max_threads))
     print(f"\nwall time: local {local_s:.0f} s, Slurm {slurm_s:.0f} s ({base})")
-    return {"local": local, "slurm": slurm, "slurm_log": slurm_log, "partition": partition,
-            "max_threads": max_threads}
+    return {
+        "local": local,
+        "slurm": slurm,
+        "slurm_log": slurm_log,
+        "partition": partition,
+        "max_threads": max_threads,
+    }
 
 
 def _planned_jobs(log):
@@ -149,7 +188,9 @@ def _planned_jobs(log):
         wildcards = re.search(r"^\s+wildcards: (.*)$", block, re.MULTILINE)
         threads = re.search(r"^\s+threads: (\d+)$", block, re.MULTILINE)  # not printed when 1
         jobs[int(jobid.group(1))] = {
-            "local": bool(head.group(1)), "rule": head.group(2), "wildcards": wildcards and wildcards.group(1),
+            "local": bool(head.group(1)),
+            "rule": head.group(2),
+            "wildcards": wildcards and wildcards.group(1),
             "threads": int(threads.group(1)) if threads else 1,
             "mem_mb": int(re.search(r"\bmem_mb=(\d+)", resources).group(1)),
             "runtime": int(re.search(r"\bruntime=(\d+)", resources).group(1)),
@@ -166,7 +207,9 @@ def _submitted(log):
         options = call.split(" --wrap=")[0]
         calls[re.search(r"--output (\S+)/%j\.log", options).group(1)] = options
     submitted = {}
-    for job, slurm_id, logdir in re.findall(r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (\S+)/\d+\.log\)", log):
+    for job, slurm_id, logdir in re.findall(
+        r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (\S+)/\d+\.log\)", log
+    ):
         submitted[int(job)] = (slurm_id, calls.pop(logdir))
     assert not calls, f"sbatch calls with no submitted job: {sorted(calls)}"
     return submitted
@@ -191,7 +234,9 @@ def _check_tables(runs):
     tables = sorted(p.name for p in (runs["slurm"] / "results" / "tables" / TAG).glob("*.*"))
     assert tables == sorted(p.name for p in (runs["local"] / "results" / "tables" / TAG).glob("*.*"))
     for path in (runs["slurm"] / "results" / "tables" / TAG).glob("*.*"):
-        assert path.read_bytes() == (runs["local"] / "results" / "tables" / TAG / path.name).read_bytes(), path.name
+        assert path.read_bytes() == (runs["local"] / "results" / "tables" / TAG / path.name).read_bytes(), (
+            path.name
+        )
 
 
 def _check_resources(runs):
@@ -199,7 +244,9 @@ def _check_resources(runs):
     submitted = _submitted(runs["slurm_log"])
     train = {j for j, job in planned.items() if job["rule"] == "train"}
     assert len(train) == 16
-    assert set(submitted) == train, "the training jobs, and only they, go to Slurm (fetch and table are localrules)"
+    assert set(submitted) == train, (
+        "the training jobs, and only they, go to Slurm (fetch and table are localrules)"
+    )
     assert all(not planned[j]["local"] for j in train)
     # KNN 1, the others capped at max-threads; memory and runtime differ by method
     assert {planned[j]["threads"] for j in train} == {1, runs["max_threads"]}
@@ -214,7 +261,9 @@ def _check_resources(runs):
         assert f" -p {runs['partition']} " in call, what
         # what slurmctld made of it (it forgets a job MinJobAge seconds after it ends: 300 by
         # default, 3600 in start_slurm.sh's slurm.conf)
-        proc = subprocess.run(["scontrol", "-o", "show", "job", slurm_id], check=False, capture_output=True, text=True)
+        proc = subprocess.run(
+            ["scontrol", "-o", "show", "job", slurm_id], check=False, capture_output=True, text=True
+        )
         if proc.returncode != 0:
             continue
         fields = dict(f.split("=", 1) for f in proc.stdout.split() if "=" in f)
@@ -224,7 +273,9 @@ def _check_resources(runs):
         assert _minutes(fields["TimeLimit"]) == job["runtime"], what
 
 
-def test_slurm_run_gives_the_local_tables_and_each_training_job_its_threads_memory_and_runtime(tmp_path_factory):
+def test_slurm_run_gives_the_local_tables_and_each_training_job_its_threads_memory_and_runtime(
+    tmp_path_factory,
+):
     runs = _runs(tmp_path_factory)
     _check_tables(runs)
     _check_resources(runs)

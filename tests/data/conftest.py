@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from forestrepro.data.mirror import sha256_file
-from forestrepro.data.registry import REPO_ROOT, validate_spec
+from forestrepro.data.registry import validate_spec
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
@@ -21,7 +23,10 @@ def make_spec():
     """Build a valid spec for files under a directory (sha256 computed from the files)."""
 
     def build(directory: Path, mirror: dict, expected: tuple[int, int, int], **fields) -> dict:
-        mirror = {**mirror, "files": [{"path": p, "sha256": sha256_file(directory / p)} for p in mirror["files"]]}
+        mirror = {
+            **mirror,
+            "files": [{"path": p, "sha256": sha256_file(directory / p)} for p in mirror["files"]],
+        }
         spec = {
             "name": "tiny",
             "description": "hand-made test data",

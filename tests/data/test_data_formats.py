@@ -29,13 +29,20 @@ def test_arff_nominal_numeric_and_missing(tmp_path, make_spec):
         "@data\n"
         "red,1.5,2,yes\nblue,?,4,no\ngreen,3.0,0,yes\n?,2.0,2,no\n"
     )
-    spec = make_spec(tmp_path, {"format": "arff", "files": ["tiny.arff"], "target_column": "class"}, (4, 3, 2))
+    spec = make_spec(
+        tmp_path, {"format": "arff", "files": ["tiny.arff"], "target_column": "class"}, (4, 3, 2)
+    )
     # no method takes a missing value: an error unless the data set drops incomplete rows
-    with pytest.raises(DatasetError, match=r"tiny \(mirror file\(s\) tiny.arff\): 2 missing value\(s\) in 2 "
-                                           r"column\(s\); the first in column 'size', data row 2\. .*drop_incomplete"):
+    with pytest.raises(
+        DatasetError,
+        match=r"tiny \(mirror file\(s\) tiny.arff\): 2 missing value\(s\) in 2 "
+        r"column\(s\); the first in column 'size', data row 2\. .*drop_incomplete",
+    ):
         load(spec, tmp_path)
 
-    spec = make_spec(tmp_path, spec["mirror"] | {"files": ["tiny.arff"]}, (2, 3, 1), drop_incomplete_rows=True)
+    spec = make_spec(
+        tmp_path, spec["mirror"] | {"files": ["tiny.arff"]}, (2, 3, 1), drop_incomplete_rows=True
+    )
     loaded = load(spec, tmp_path)
     # sorted categories: blue=0, green=1, red=2; numeric categories keep their values
     np.testing.assert_array_equal(loaded.frame["colour"].to_numpy(), [2.0, 1.0])
@@ -48,11 +55,19 @@ def test_arff_nominal_numeric_and_missing(tmp_path, make_spec):
 
 def test_uci_data_with_question_marks(tmp_path, make_spec):
     (tmp_path / "tiny.data").write_text("1,?,a,x\n2, 3.5,b,y\n?,4,a,x\n5,6,a,x\n")
-    mirror = {"format": "uci_data", "files": ["tiny.data"], "separator": ",", "header": False,
-              "target_column": -1}
+    mirror = {
+        "format": "uci_data",
+        "files": ["tiny.data"],
+        "separator": ",",
+        "header": False,
+        "target_column": -1,
+    }
     # '?' not declared as a missing-value marker: a column of numbers with a stray token
-    with pytest.raises(DatasetError, match=r"tiny .*column 'x0', data row 3: '\?' is not a number, in a column of "
-                                           r"numbers \(1 such cell\(s\)\); .*mirror.missing_values"):
+    with pytest.raises(
+        DatasetError,
+        match=r"tiny .*column 'x0', data row 3: '\?' is not a number, in a column of "
+        r"numbers \(1 such cell\(s\)\); .*mirror.missing_values",
+    ):
         load(make_spec(tmp_path, mirror, (4, 3, 2)), tmp_path)
     mirror["missing_values"] = ["?"]
     with pytest.raises(DatasetError, match="2 missing value.*column 'x1', data row 1"):
@@ -65,19 +80,28 @@ def test_uci_data_with_question_marks(tmp_path, make_spec):
     assert frame["target"].tolist() == ["y", "x"]
 
 
-@pytest.mark.parametrize(("cell", "match"), [
-    ("nan", r"column 'b', data row 2: 'nan' is not a number, in a column of numbers \(1 such cell"),
-    ("NA", r"column 'b', data row 2: 'NA' is not a number"),
-    ("", r"1 missing value\(s\) in 1 column\(s\); the first in column 'b', data row 2\."),
-    ("inf", r"1 infinite value\(s\); the first in column 'b', data row 2"),
-    ("-Infinity", r"1 infinite value\(s\); the first in column 'b', data row 2"),
-])
+@pytest.mark.parametrize(
+    ("cell", "match"),
+    [
+        ("nan", r"column 'b', data row 2: 'nan' is not a number, in a column of numbers \(1 such cell"),
+        ("NA", r"column 'b', data row 2: 'NA' is not a number"),
+        ("", r"1 missing value\(s\) in 1 column\(s\); the first in column 'b', data row 2\."),
+        ("inf", r"1 infinite value\(s\); the first in column 'b', data row 2"),
+        ("-Infinity", r"1 infinite value\(s\); the first in column 'b', data row 2"),
+    ],
+)
 def test_a_numeric_column_is_read_strictly(tmp_path, make_spec, cell, match):
     """A token that is not a number in a column of numbers, a missing or an infinite value is an
     error naming the data set, file, column and data row, not a categorical column or a NaN that
     fails inside training."""
     (tmp_path / "t.csv").write_text(f"a,b,target\n1,0.5,x\n2,{cell},y\n3,1.5,x\n")
-    mirror = {"format": "csv", "files": ["t.csv"], "separator": ",", "header": True, "target_column": "target"}
+    mirror = {
+        "format": "csv",
+        "files": ["t.csv"],
+        "separator": ",",
+        "header": True,
+        "target_column": "target",
+    }
     with pytest.raises(DatasetError, match=r"^tiny \(mirror file\(s\) t.csv\): " + match):
         load(make_spec(tmp_path, mirror, (3, 2, 2)), tmp_path)
 
@@ -86,7 +110,13 @@ def test_a_column_of_words_and_numbers_stays_categorical(tmp_path, make_spec):
     """car's doors ('2', '3', '4', '5more'): a word that is not a missing-value token makes the
     column categorical, coded by sorted string value, as before."""
     (tmp_path / "t.csv").write_text("doors,target\n2,x\n5more,y\n4,x\n3,y\n")
-    mirror = {"format": "csv", "files": ["t.csv"], "separator": ",", "header": True, "target_column": "target"}
+    mirror = {
+        "format": "csv",
+        "files": ["t.csv"],
+        "separator": ",",
+        "header": True,
+        "target_column": "target",
+    }
     loaded = load(make_spec(tmp_path, mirror, (4, 1, 2)), tmp_path)
     assert loaded.provenance["categories"] == {"doors": ["2", "3", "4", "5more"]}
     assert loaded.frame["doors"].tolist() == [0.0, 3.0, 2.0, 1.0]
@@ -94,8 +124,15 @@ def test_a_column_of_words_and_numbers_stays_categorical(tmp_path, make_spec):
 
 def test_uci_data_whitespace_with_names_and_dropped_column(tmp_path, make_spec):
     (tmp_path / "tiny.data").write_text("  id1  0.5  7 A\n id2 0.25 8  B\n")
-    mirror = {"format": "uci_data", "files": ["tiny.data"], "separator": "whitespace", "header": False,
-              "column_names": ["name", "u", "v", "kind"], "target_column": "kind", "drop_columns": ["name"]}
+    mirror = {
+        "format": "uci_data",
+        "files": ["tiny.data"],
+        "separator": "whitespace",
+        "header": False,
+        "column_names": ["name", "u", "v", "kind"],
+        "target_column": "kind",
+        "drop_columns": ["name"],
+    }
     frame = load(make_spec(tmp_path, mirror, (2, 2, 2)), tmp_path).frame
     assert list(frame.columns) == ["u", "v", "target"]
     assert frame["u"].tolist() == [0.5, 0.25] and frame["target"].tolist() == ["A", "B"]
@@ -103,8 +140,14 @@ def test_uci_data_whitespace_with_names_and_dropped_column(tmp_path, make_spec):
 
 def test_unknown_drop_column_is_an_error(tmp_path, make_spec):
     (tmp_path / "tiny.csv").write_text("a,b\n1,0\n2,1\n")
-    mirror = {"format": "csv", "files": ["tiny.csv"], "separator": ",", "header": True,
-              "target_column": "b", "drop_columns": ["id"]}
+    mirror = {
+        "format": "csv",
+        "files": ["tiny.csv"],
+        "separator": ",",
+        "header": True,
+        "target_column": "b",
+        "drop_columns": ["id"],
+    }
     with pytest.raises(DatasetError, match=r"drop_columns \['id'\]"):
         load(make_spec(tmp_path, mirror, (2, 1, 2)), tmp_path)
 
@@ -112,7 +155,13 @@ def test_unknown_drop_column_is_an_error(tmp_path, make_spec):
 def test_pmlb_tsv_gz(tmp_path, make_spec):
     with gzip.open(tmp_path / "tiny.tsv.gz", "wt") as handle:
         handle.write("f1\tf2\ttarget\n1\t2\t0\n3\t4\t1\n5\t6\t1\n")
-    mirror = {"format": "tsv.gz", "files": ["tiny.tsv.gz"], "separator": "\t", "header": True, "target_column": "target"}
+    mirror = {
+        "format": "tsv.gz",
+        "files": ["tiny.tsv.gz"],
+        "separator": "\t",
+        "header": True,
+        "target_column": "target",
+    }
     frame = load(make_spec(tmp_path, mirror, (3, 2, 2)), tmp_path).frame
     assert frame.to_numpy().tolist() == [[1, 2, 0], [3, 4, 1], [5, 6, 1]]
     assert frame["target"].dtype == np.int64
@@ -121,16 +170,30 @@ def test_pmlb_tsv_gz(tmp_path, make_spec):
 def test_headerless_gzipped_csv_with_last_column_label(tmp_path, make_spec):
     with gzip.open(tmp_path / "tiny.csv.gz", "wt") as handle:
         handle.write("0,255,7\n128,0,3\n")
-    mirror = {"format": "csv", "files": ["tiny.csv.gz"], "separator": ",", "header": False, "target_column": -1}
+    mirror = {
+        "format": "csv",
+        "files": ["tiny.csv.gz"],
+        "separator": ",",
+        "header": False,
+        "target_column": -1,
+    }
     frame = load(make_spec(tmp_path, mirror, (2, 2, 2)), tmp_path).frame
     assert list(frame.columns) == ["x0", "x1", "target"]
     assert frame["x1"].tolist() == [255.0, 0.0] and frame["target"].tolist() == [7, 3]
 
 
 def test_txt_keeps_quotes_and_text(tmp_path, make_spec):
-    (tmp_path / "tiny.txt").write_text('Sentence\tsentiment\nHe said "great" film.  \t1\nIt\'s dull, "really"\t0\n')
-    mirror = {"format": "txt", "files": ["tiny.txt"], "separator": "\t", "header": True,
-              "target_column": "sentiment", "text_columns": ["Sentence"]}
+    (tmp_path / "tiny.txt").write_text(
+        'Sentence\tsentiment\nHe said "great" film.  \t1\nIt\'s dull, "really"\t0\n'
+    )
+    mirror = {
+        "format": "txt",
+        "files": ["tiny.txt"],
+        "separator": "\t",
+        "header": True,
+        "target_column": "sentiment",
+        "text_columns": ["Sentence"],
+    }
     frame = load(make_spec(tmp_path, mirror, (2, 1, 2)), tmp_path).frame
     assert frame["Sentence"].tolist() == ['He said "great" film.  ', 'It\'s dull, "really"']
     assert frame["target"].tolist() == [1, 0]
@@ -162,21 +225,40 @@ def test_idx_truncated_file_is_an_error(tmp_path, make_spec):
 
 
 def test_mat_matrix_and_label_vector(tmp_path, make_spec):
-    scipy.io.savemat(tmp_path / "faces.mat", {"fea": np.array([[1, 2], [3, 4], [5, 6]], dtype=np.uint8),
-                                              "gnd": np.array([[1], [2], [2]], dtype=np.uint8)})
-    spec = make_spec(tmp_path, {"format": "mat", "files": ["faces.mat"], "features_var": "fea", "target_var": "gnd"},
-                     (3, 2, 2))
+    scipy.io.savemat(
+        tmp_path / "faces.mat",
+        {
+            "fea": np.array([[1, 2], [3, 4], [5, 6]], dtype=np.uint8),
+            "gnd": np.array([[1], [2], [2]], dtype=np.uint8),
+        },
+    )
+    spec = make_spec(
+        tmp_path,
+        {"format": "mat", "files": ["faces.mat"], "features_var": "fea", "target_var": "gnd"},
+        (3, 2, 2),
+    )
     frame = load(spec, tmp_path).frame
     assert frame.to_numpy().tolist() == [[1, 2, 1], [3, 4, 2], [5, 6, 2]]
 
 
 def test_mat_sparse_transposed_with_feature_names(tmp_path, make_spec):
     words_by_docs = scipy.sparse.csc_matrix(np.array([[1, 0, 1], [0, 1, 1]], dtype=np.uint8))
-    scipy.io.savemat(tmp_path / "news.mat", {"documents": words_by_docs,
-                                             "wordlist": np.array(["god", "nasa"], dtype=object),
-                                             "newsgroups": np.array([[1, 3, 3]], dtype=np.uint8)})
-    mirror = {"format": "mat", "files": ["news.mat"], "features_var": "documents", "transpose": True,
-              "target_var": "newsgroups", "feature_names_var": "wordlist"}
+    scipy.io.savemat(
+        tmp_path / "news.mat",
+        {
+            "documents": words_by_docs,
+            "wordlist": np.array(["god", "nasa"], dtype=object),
+            "newsgroups": np.array([[1, 3, 3]], dtype=np.uint8),
+        },
+    )
+    mirror = {
+        "format": "mat",
+        "files": ["news.mat"],
+        "features_var": "documents",
+        "transpose": True,
+        "target_var": "newsgroups",
+        "feature_names_var": "wordlist",
+    }
     frame = load(make_spec(tmp_path, mirror, (3, 2, 2)), tmp_path).frame
     assert list(frame.columns) == ["god", "nasa", "target"]
     assert frame.to_numpy().tolist() == [[1, 0, 1], [0, 1, 3], [1, 1, 3]]
@@ -191,11 +273,20 @@ def test_mat_label_column(tmp_path, make_spec):
 
 def test_mat_class_variables_stack_files_then_classes(tmp_path, make_spec):
     for subject, base in (("s1", 0.0), ("s2", 100.0)):
-        scipy.io.savemat(tmp_path / f"{subject}.mat", {
-            "cyl_ch1": base + np.zeros((2, 3)), "cyl_ch2": base + np.ones((2, 3)),
-            "hook_ch1": base + 2 * np.ones((2, 3)), "hook_ch2": base + 3 * np.ones((2, 3))})
-    mirror = {"format": "mat", "files": ["s1.mat", "s2.mat"],
-              "class_variables": {"cyl": ["cyl_ch1", "cyl_ch2"], "hook": ["hook_ch1", "hook_ch2"]}}
+        scipy.io.savemat(
+            tmp_path / f"{subject}.mat",
+            {
+                "cyl_ch1": base + np.zeros((2, 3)),
+                "cyl_ch2": base + np.ones((2, 3)),
+                "hook_ch1": base + 2 * np.ones((2, 3)),
+                "hook_ch2": base + 3 * np.ones((2, 3)),
+            },
+        )
+    mirror = {
+        "format": "mat",
+        "files": ["s1.mat", "s2.mat"],
+        "class_variables": {"cyl": ["cyl_ch1", "cyl_ch2"], "hook": ["hook_ch1", "hook_ch2"]},
+    }
     frame = load(make_spec(tmp_path, mirror, (16, 3, 2)), tmp_path).frame
     assert frame["target"].tolist() == (["cyl"] * 4 + ["hook"] * 4) * 2
     assert frame["x0"].tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 100, 100, 101, 101, 102, 102, 103, 103]
@@ -203,8 +294,11 @@ def test_mat_class_variables_stack_files_then_classes(tmp_path, make_spec):
 
 def test_mat_missing_variable_is_an_error(tmp_path, make_spec):
     scipy.io.savemat(tmp_path / "faces.mat", {"fea": np.ones((2, 2))})
-    spec = make_spec(tmp_path, {"format": "mat", "files": ["faces.mat"], "features_var": "fea", "target_var": "gnd"},
-                     (2, 2, 1))
+    spec = make_spec(
+        tmp_path,
+        {"format": "mat", "files": ["faces.mat"], "features_var": "fea", "target_var": "gnd"},
+        (2, 2, 1),
+    )
     with pytest.raises(DatasetError, match="no variable 'gnd'"):
         load(spec, tmp_path)
 
@@ -215,8 +309,12 @@ def test_h5_blocks_are_concatenated(tmp_path, make_spec):
         handle["train/target"] = np.array([0, 1], dtype=np.int32)
         handle["test/data"] = np.full((1, 2, 2), 0.5, dtype=np.float32)
         handle["test/target"] = np.array([1], dtype=np.int32)
-    mirror = {"format": "h5", "files": ["digits.h5"], "data_keys": ["train/data", "test/data"],
-              "target_keys": ["train/target", "test/target"]}
+    mirror = {
+        "format": "h5",
+        "files": ["digits.h5"],
+        "data_keys": ["train/data", "test/data"],
+        "target_keys": ["train/target", "test/target"],
+    }
     frame = load(make_spec(tmp_path, mirror, (3, 4, 2)), tmp_path).frame
     assert frame.drop(columns="target").to_numpy().tolist() == [[0, 1, 2, 3], [4, 5, 6, 7], [0.5] * 4]
     assert frame["target"].tolist() == [0, 1, 1]
@@ -224,5 +322,11 @@ def test_h5_blocks_are_concatenated(tmp_path, make_spec):
 
 def test_text_labels_that_are_numbers_become_integers(tmp_path, make_spec):
     pd.DataFrame({"a": [1.5, 2.5], "label": ["1.0", "2"]}).to_csv(tmp_path / "tiny.csv", index=False)
-    mirror = {"format": "csv", "files": ["tiny.csv"], "separator": ",", "header": True, "target_column": "label"}
+    mirror = {
+        "format": "csv",
+        "files": ["tiny.csv"],
+        "separator": ",",
+        "header": True,
+        "target_column": "label",
+    }
     assert load(make_spec(tmp_path, mirror, (2, 1, 2)), tmp_path).frame["target"].tolist() == [1, 2]

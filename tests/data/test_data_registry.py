@@ -8,7 +8,10 @@ import pytest
 import yaml
 
 from forestrepro.data import DatasetError, list_datasets, load_spec
-from forestrepro.data.registry import DEFAULT_CONFIG_DIR, validate_spec
+from forestrepro.data.registry import validate_spec
+from forestrepro.resources import dataset_dir
+
+DEFAULT_CONFIG_DIR = dataset_dir()
 
 NAMES = list_datasets()
 

@@ -8,8 +8,7 @@ import openml
 import pandas as pd
 import pytest
 
-from forestrepro.data import DatasetError, load_dataset, load_spec
-from forestrepro.data import loader, openml_source
+from forestrepro.data import DatasetError, load_dataset, load_spec, loader, openml_source
 
 
 def copy_into_mirror(spec, source_dir, target_dir):
@@ -72,7 +71,9 @@ def test_openml_offline_fails_fast(tmp_path, monkeypatch):
 
 
 def test_openml_without_id(tmp_path):
-    with pytest.raises(DatasetError, match="openml: no OpenML id for this data set: the mirror is the only source"):
+    with pytest.raises(
+        DatasetError, match="openml: no OpenML id for this data set: the mirror is the only source"
+    ):
         load_dataset(load_spec("yale"), sources=("openml",), openml_cache=tmp_path)
 
 
@@ -97,7 +98,9 @@ class FakeOpenML:
 def fake_openml(monkeypatch, mirror_dir):
     """Serve the mirror's housing.data the way OpenML does (CHAS and RAD nominal), offline."""
     mirror = load_spec("housing")["mirror"]
-    frame = pd.read_csv(mirror_dir / mirror["files"][0]["path"], sep=r"\s+", header=None, names=mirror["column_names"])
+    frame = pd.read_csv(
+        mirror_dir / mirror["files"][0]["path"], sep=r"\s+", header=None, names=mirror["column_names"]
+    )
     for column in ("CHAS", "RAD"):
         frame[column] = frame[column].astype(str).astype("category")
     fake = FakeOpenML(frame)
@@ -113,11 +116,18 @@ def test_openml_gives_the_same_frame_as_the_mirror(fake_openml, mirror_dir, tmp_
     assert fake_openml.calls[0][0] == 531 and fake_openml.calls[0][1]["download_data"] is True
     assert from_openml.provenance["source"] == "openml"
     assert from_openml.provenance["openml"] == {
-        "id": 531, "version": 1, "name": "boston", "target": "MEDV", "md5_checksum": "0" * 32}
+        "id": 531,
+        "version": 1,
+        "name": "boston",
+        "target": "MEDV",
+        "md5_checksum": "0" * 32,
+    }
 
 
 def test_missing_mirror_falls_back_to_openml_and_says_so(fake_openml, tmp_path):
-    loaded = load_dataset(load_spec("housing"), mirror_dir=tmp_path / "empty", openml_cache=tmp_path / "cache")
+    loaded = load_dataset(
+        load_spec("housing"), mirror_dir=tmp_path / "empty", openml_cache=tmp_path / "cache"
+    )
     assert loaded.provenance["source"] == "openml"
     [skipped] = loaded.provenance["skipped_sources"]
     assert skipped["source"] == "mirror" and "missing other/housing.data" in skipped["reason"]
@@ -125,7 +135,9 @@ def test_missing_mirror_falls_back_to_openml_and_says_so(fake_openml, tmp_path):
 
 def test_openml_shape_mismatch_is_an_error(fake_openml, tmp_path):
     fake_openml.frame = fake_openml.frame.iloc[:-1]
-    with pytest.raises(DatasetError, match=r"housing: shape mismatch in OpenML data set 531: rows 505 \(expected 506\)"):
+    with pytest.raises(
+        DatasetError, match=r"housing: shape mismatch in OpenML data set 531: rows 505 \(expected 506\)"
+    ):
         load_dataset(load_spec("housing"), sources=("openml",), openml_cache=tmp_path)
 
 

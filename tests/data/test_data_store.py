@@ -6,13 +6,15 @@ import json
 
 import numpy as np
 import pytest
+from fetch_step import fetch
 
-from forestrepro.data import DatasetError, fetch, load_dataset, load_spec, read_dataset, write_dataset
+from forestrepro.data import DatasetError, load_dataset, load_spec, read_dataset, write_dataset
 
 
 def test_fetch_writes_files_that_read_back(tmp_path, mirror_dir):
-    provenance = fetch("wine", tmp_path / "wine.parquet", tmp_path / "wine.json", sources=("mirror",),
-                       mirror_dir=mirror_dir)
+    provenance = fetch(
+        "wine", tmp_path / "wine.parquet", tmp_path / "wine.json", sources=("mirror",), mirror_dir=mirror_dir
+    )
     X, y, names = read_dataset(tmp_path / "wine.parquet")
     assert X.dtype == np.float64 and X.shape == (178, 13) and len(names) == 13
     assert sorted(set(y.tolist())) == [1, 2, 3]
@@ -35,6 +37,8 @@ def test_rerun_is_byte_identical(tmp_path, mirror_dir):
 
 
 def test_text_features_cannot_be_read_as_floats(tmp_path, mirror_dir):
-    fetch("imdb", tmp_path / "imdb.parquet", tmp_path / "imdb.json", sources=("mirror",), mirror_dir=mirror_dir)
+    fetch(
+        "imdb", tmp_path / "imdb.parquet", tmp_path / "imdb.json", sources=("mirror",), mirror_dir=mirror_dir
+    )
     with pytest.raises(DatasetError, match=r"text features \['Sentence'\]"):
         read_dataset(tmp_path / "imdb.parquet")

@@ -20,7 +20,11 @@ def test_binarize_at_median_and_at_a_number():
 
 def test_housing_binarised_at_median_medv(mirror_dir):
     loaded = load_dataset(load_spec("housing"), sources=("mirror",), mirror_dir=mirror_dir)
-    assert loaded.provenance["target_transform"] == {"kind": "binarize", "threshold": "median", "threshold_value": 21.2}
+    assert loaded.provenance["target_transform"] == {
+        "kind": "binarize",
+        "threshold": "median",
+        "threshold_value": 21.2,
+    }
     assert int(loaded.frame["target"].sum()) == 250  # MEDV > 21.2 in 250 of 506 rows (5 rows equal 21.2)
 
 

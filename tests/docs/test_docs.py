@@ -33,18 +33,29 @@ EXPECTED = {
     "c2rf.py": [
         r"^instance: 20 trees, \d+ unlabeled points, lambda = \d+$",
         rf"^(?P<name>RF \(majority vote\)) +{SCORES}$",
-        *(rf"^(?P<name>{re.escape(name)}) +{SCORES}  status \w+, \d+\.\d\d s, solved by \w+$"
-          for name in ("C2RF", "only PP", "p-C2RF+")),
+        *(
+            rf"^(?P<name>{re.escape(name)}) +{SCORES}  status \w+, \d+\.\d\d s, solved by \w+$"
+            for name in ("C2RF", "only PP", "p-C2RF+")
+        ),
     ],
 }
 
 
 def run_example(script: str) -> str:
     """Run one example with this checkout's library first on the path; its stdout."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.run([sys.executable, str(EXAMPLES / script)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])),
+    }
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLES / script)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
     assert proc.returncode == 0, f"{script} exited {proc.returncode}:\n{proc.stderr[-3000:]}"
     return proc.stdout
 
@@ -69,26 +80,45 @@ def test_example_runs_and_prints_its_results(script):
 def _docs_tools_missing() -> str | None:
     for module in ("mkdocs", "mkdocstrings", "mkdocstrings_handlers.python"):
         if importlib.util.find_spec(module.split(".")[0]) is None or (
-                "." in module and importlib.util.find_spec(module) is None):
+            "." in module and importlib.util.find_spec(module) is None
+        ):
             return module
     return None
 
 
-@pytest.mark.skipif(_docs_tools_missing() is not None,
-                    reason="the docs extra is not installed (pip install -c constraints.txt "
-                           "-e '.[docs]')")
+@pytest.mark.skipif(
+    _docs_tools_missing() is not None,
+    reason="the docs extra is not installed (pip install -c constraints.txt -e '.[docs]')",
+)
 def test_site_builds_strictly(tmp_path):
     site = tmp_path / "site"
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
-                           "-f", str(ROOT / "docs" / "mkdocs.yml"), "-d", str(site)],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
-                          check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "-f",
+            str(ROOT / "docs" / "mkdocs.yml"),
+            "-d",
+            str(site),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-5000:]
     pages = {
-        "api/forests/index.html": ["BanzhafForestClassifier", "RCRFClassifier",
-                                   "CredalForestClassifier", "predict_proba"],
-        "api/cascade/index.html": ["CascadeForestClassifier", "DeepForestClassifier",
-                                   "fit_predict_proba"],
+        "api/forests/index.html": [
+            "BanzhafForestClassifier",
+            "RCRFClassifier",
+            "CredalForestClassifier",
+            "predict_proba",
+        ],
+        "api/cascade/index.html": ["CascadeForestClassifier", "DeepForestClassifier", "fit_predict_proba"],
         "api/c2rf/index.html": ["forestrepro.c2rf.solver", "build_instance", "majority_vote"],
         "examples/index.html": ["load_wine", "load_digits", "load_breast_cancer"],
     }

@@ -14,9 +14,12 @@ from forestrepro.report.claims import (
 CELLS = pd.DataFrame(
     [
         # dataset, method, published_mean, mean
-        ("lo1", "a", 0.80, 0.81), ("lo1", "b", 0.79, 0.82),
-        ("lo2", "a", 0.70, 0.70), ("lo2", "b", 0.70, 0.69),
-        ("hi1", "a", 0.90, 0.95), ("hi1", "b", 0.85, 0.90),
+        ("lo1", "a", 0.80, 0.81),
+        ("lo1", "b", 0.79, 0.82),
+        ("lo2", "a", 0.70, 0.70),
+        ("lo2", "b", 0.70, 0.69),
+        ("hi1", "a", 0.90, 0.95),
+        ("hi1", "b", 0.85, 0.90),
     ],
     columns=["dataset", "method", "published_mean", "mean"],
 )
@@ -34,7 +37,9 @@ def test_dominates_on_each_side():
 
 
 def test_lower_is_better_flips_the_comparison():
-    got = evaluate_claim({"text": "t", "kind": "dominates", "a": "b", "b": "a"}, CELLS, RANKS, {"higher_is_better": False})
+    got = evaluate_claim(
+        {"text": "t", "kind": "dominates", "a": "b", "b": "a"}, CELLS, RANKS, {"higher_is_better": False}
+    )
     assert got["paper"] == HOLDS
 
 
@@ -66,7 +71,14 @@ def test_count_of_scales_to_the_data_sets_at_hand():
 
 def test_not_worse_on_count_allows_a_margin():
     # ours: a - b = -0.01 (lo1), +0.01, +0.05: within 0.01 everywhere, not within 0.005 on lo1.
-    claim = {"text": "t", "kind": "not_worse_on_count", "a": "a", "b": "b", "within": 0.01 + 1e-12, "count": 3}
+    claim = {
+        "text": "t",
+        "kind": "not_worse_on_count",
+        "a": "a",
+        "b": "b",
+        "within": 0.01 + 1e-12,
+        "count": 3,
+    }
     assert evaluate_claim(claim, CELLS, RANKS, SPEC)["ours"] == HOLDS
     assert evaluate_claim({**claim, "within": 0.005}, CELLS, RANKS, SPEC)["ours"] == FAILS
 
@@ -82,11 +94,18 @@ def test_mean_relative_reduction_by_hand():
 
 
 def test_rank_claims():
-    sig = evaluate_claim({"text": "t", "kind": "significantly_better", "a": "a", "b": "b"}, CELLS, RANKS, SPEC)
+    sig = evaluate_claim(
+        {"text": "t", "kind": "significantly_better", "a": "a", "b": "b"}, CELLS, RANKS, SPEC
+    )
     assert sig["paper"] == HOLDS and sig["ours"] == FAILS  # gaps 1.7 and 0.1 vs CD 1.5
     best = evaluate_claim({"text": "t", "kind": "best_mean_rank", "a": "c"}, CELLS, RANKS, SPEC)
     assert best["paper"] == FAILS and best["ours"] == FAILS
-    close = evaluate_claim({"text": "t", "kind": "not_significantly_different", "a": "a", "others": ["b", "c"]}, CELLS, RANKS, SPEC)
+    close = evaluate_claim(
+        {"text": "t", "kind": "not_significantly_different", "a": "a", "others": ["b", "c"]},
+        CELLS,
+        RANKS,
+        SPEC,
+    )
     assert close["paper"] == FAILS and close["ours"] == HOLDS
 
 
@@ -105,9 +124,17 @@ def test_dominates_with_missing_cells_fails_on_a_computed_loss_and_is_otherwise_
 def test_a_count_claim_is_decided_with_missing_cells_when_the_computed_ones_decide_it():
     # Five data sets; ours: a wins d1, d2, d3, loses d4, d5 is not computed.
     cells = pd.DataFrame(
-        [(d, m, 0.5, v) for d, (va, vb) in
-         {"d1": (0.9, 0.8), "d2": (0.9, 0.8), "d3": (0.9, 0.8), "d4": (0.7, 0.8), "d5": (float("nan"), 0.8)}.items()
-         for m, v in (("a", va), ("b", vb))],
+        [
+            (d, m, 0.5, v)
+            for d, (va, vb) in {
+                "d1": (0.9, 0.8),
+                "d2": (0.9, 0.8),
+                "d3": (0.9, 0.8),
+                "d4": (0.7, 0.8),
+                "d5": (float("nan"), 0.8),
+            }.items()
+            for m, v in (("a", va), ("b", vb))
+        ],
         columns=["dataset", "method", "published_mean", "mean"],
     )
     claim = {"text": "t", "kind": "better_on_count", "a": "a", "b": "b"}
@@ -155,9 +182,15 @@ def test_the_wdf_papers_average_row_claims_hold_on_its_own_table():
     for claim in (c for c in paper["claims"] if c["kind"] == "better_on_average"):
         table = paper["tables"][claim["table"]]
         published = published_cells(table["published"], table["metric"])["mean"]
-        cells = pd.DataFrame([(d, m, published[(table["datasets"][d], name)], float("nan"))
-                              for d in claim["subset"] for m, name in table["methods"].items() if name],
-                             columns=["dataset", "method", "published_mean", "mean"])
+        cells = pd.DataFrame(
+            [
+                (d, m, published[(table["datasets"][d], name)], float("nan"))
+                for d in claim["subset"]
+                for m, name in table["methods"].items()
+                if name
+            ],
+            columns=["dataset", "method", "published_mean", "mean"],
+        )
         got = evaluate_claim(claim, cells, {}, table)
         assert got["paper"] == HOLDS, (claim["text"], got["paper_evidence"])
 
@@ -167,8 +200,12 @@ def _paired(per_dataset):
 
 
 def _test(mean_diff, p):
-    return {"n_splits": 5 if p is not None else 1, "mean_diff": mean_diff, "p": p,
-            "significant": None if p is None else p < 0.05}
+    return {
+        "n_splits": 5 if p is not None else 1,
+        "mean_diff": mean_diff,
+        "p": p,
+        "significant": None if p is None else p < 0.05,
+    }
 
 
 def test_not_significantly_worse_is_judged_on_the_paired_tests_of_our_splits():
@@ -189,39 +226,76 @@ def test_average_rows_need_every_cell_of_their_group():
     from forestrepro.report.tables import average_rows
 
     cells = CELLS.assign(published_mean=CELLS["published_mean"].where(CELLS["dataset"] != "lo2"))
-    spec = {"averages": [{"group": "lo", "datasets": ["lo1", "lo2"]}, {"group": "hi", "datasets": ["hi1"]},
-                         {"group": "gone", "datasets": ["hi1", "hi2"]}],
-            "method_order": ["a", "b"], "report": {"tolerance_abs": 0.02}}
+    spec = {
+        "averages": [
+            {"group": "lo", "datasets": ["lo1", "lo2"]},
+            {"group": "hi", "datasets": ["hi1"]},
+            {"group": "gone", "datasets": ["hi1", "hi2"]},
+        ],
+        "method_order": ["a", "b"],
+        "report": {"tolerance_abs": 0.02},
+    }
     rows = {(r["group"], r["method"]): r for r in average_rows(cells, spec)}
     assert [r["group"] for r in average_rows(cells, spec)][::2] == ["lo", "hi", "gone"]  # configured order
     assert rows["lo", "a"]["mean"] == pytest.approx((0.81 + 0.70) / 2)
     assert rows["lo", "a"]["published_mean"] is None and rows["lo", "a"]["within"] is None  # lo2 unpublished
-    assert rows["hi", "b"] == {"group": "hi", "datasets": ["hi1"], "method": "b", "mean": 0.90, "published_mean": 0.85,
-                               "delta": pytest.approx(0.05), "tolerance": 0.02, "within": False}
+    assert rows["hi", "b"] == {
+        "group": "hi",
+        "datasets": ["hi1"],
+        "method": "b",
+        "mean": 0.90,
+        "published_mean": 0.85,
+        "delta": pytest.approx(0.05),
+        "tolerance": 0.02,
+        "within": False,
+    }
     assert rows["gone", "a"]["mean"] is None  # hi2 has no cell
 
 
 def _sweep(curves: dict) -> pd.DataFrame:
     """Runs of a sweep: {(dataset, method): {x: [accuracy per fold]}}."""
-    return pd.DataFrame([{"dataset": d, "method": m, "sweep_value": x, "accuracy": v}
-                         for (d, m), curve in curves.items() for x, values in curve.items() for v in values])
+    return pd.DataFrame(
+        [
+            {"dataset": d, "method": m, "sweep_value": x, "accuracy": v}
+            for (d, m), curve in curves.items()
+            for x, values in curve.items()
+            for v in values
+        ]
+    )
 
 
 def test_flat_from_by_hand_on_each_data_set():
     """Means: musk2 brf 0.80, 0.90, 0.92, 0.89 at h = 2, 10, 14, 18 (span from 10: 0.03); rf 0.91,
     0.94 (0.03); sonar brf 0.86, 0.82 (0.04, or 0.06 with x = 8 in the window)."""
-    claim = {"text": "robust from h = 10", "kind": "flat_from", "a": "brf", "methods": ["brf", "rf"], "from": 10,
-             "within": 0.05}
-    runs = _sweep({("musk2", "brf"): {2: [0.8], 10: [0.89, 0.91], 14: [0.92], 18: [0.89]},
-                   ("musk2", "rf"): {10: [0.91], 14: [0.94]},
-                   ("sonar", "brf"): {8: [0.80], 10: [0.86], 14: [0.82]},
-                   ("sonar", "rf"): {10: [0.85], 14: [0.85]}})
+    claim = {
+        "text": "robust from h = 10",
+        "kind": "flat_from",
+        "a": "brf",
+        "methods": ["brf", "rf"],
+        "from": 10,
+        "within": 0.05,
+    }
+    runs = _sweep(
+        {
+            ("musk2", "brf"): {2: [0.8], 10: [0.89, 0.91], 14: [0.92], 18: [0.89]},
+            ("musk2", "rf"): {10: [0.91], 14: [0.94]},
+            ("sonar", "brf"): {8: [0.80], 10: [0.86], 14: [0.82]},
+            ("sonar", "rf"): {10: [0.85], 14: [0.85]},
+        }
+    )
     got = evaluate_curve_claim(claim, runs, "accuracy", "sweep_value")
     assert got["ours"] == HOLDS and got["paper"] == UNKNOWN
     assert "musk2: holds, brf spans 0.0300, rf spans 0.0300 over x from 10" in got["ours_evidence"]
     assert "sonar: holds, brf spans 0.0400" in got["ours_evidence"]
-    assert evaluate_curve_claim({**claim, "from": 8}, runs, "accuracy", "sweep_value")["ours"] == FAILS  # sonar 0.06
-    window = evaluate_curve_claim({**claim, "from": 2, "to": 10, "methods": ["brf"]}, runs, "accuracy", "sweep_value")
-    assert window["ours"] == FAILS and "musk2: does not hold, brf spans 0.1000 over x from 2 to 10" in window["ours_evidence"]
+    assert (
+        evaluate_curve_claim({**claim, "from": 8}, runs, "accuracy", "sweep_value")["ours"] == FAILS
+    )  # sonar 0.06
+    window = evaluate_curve_claim(
+        {**claim, "from": 2, "to": 10, "methods": ["brf"]}, runs, "accuracy", "sweep_value"
+    )
+    assert (
+        window["ours"] == FAILS
+        and "musk2: does not hold, brf spans 0.1000 over x from 2 to 10" in window["ours_evidence"]
+    )
     lonely = evaluate_curve_claim({**claim, "from": 14}, runs, "accuracy", "sweep_value")
     assert lonely["ours"] == UNKNOWN and "fewer than two points" in lonely["ours_evidence"]

@@ -18,8 +18,21 @@ def _fetch(tmp_path, spec, sources=("mirror",), mirror=MIRROR):
     spec_path.write_text(json.dumps(spec))
     out = tmp_path / "out.parquet"
     code = main(
-        ["fetch", "--spec", str(spec_path), "--out", str(out), "--provenance", str(tmp_path / "p.json"),
-         "--sources", *sources, "--mirror-dir", str(mirror), "--openml-cache", str(tmp_path / "cache")]
+        [
+            "fetch",
+            "--spec",
+            str(spec_path),
+            "--out",
+            str(out),
+            "--provenance",
+            str(tmp_path / "p.json"),
+            "--sources",
+            *sources,
+            "--mirror-dir",
+            str(mirror),
+            "--openml-cache",
+            str(tmp_path / "cache"),
+        ]
     )
     return code, out
 
@@ -63,8 +76,23 @@ def test_plan_lists_jobs_and_tag(capsys):
 def test_plan_estimates_costs_from_the_committed_records(capsys):
     """With --cores, every job gets a cost or says it has none; the committed RCRF records
     are all measured (issue 24's cost model)."""
-    assert main(["plan", "--profile", "paper", "--tag", "paper", "--cores", "16",
-                 "--results", str(REPO / "results"), "papers=[rcrf]"]) == 0
+    assert (
+        main(
+            [
+                "plan",
+                "--profile",
+                "paper",
+                "--tag",
+                "paper",
+                "--cores",
+                "16",
+                "--results",
+                str(REPO / "results"),
+                "papers=[rcrf]",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.startswith("  rcrf/main/")]
     assert rows and all(row[-1] == "measured" and float(row[2]) > 0 for row in rows)
@@ -74,7 +102,12 @@ def test_plan_estimates_costs_from_the_committed_records(capsys):
 def test_sweep_gives_one_config_per_value():
     from forestrepro.runner import _sweep_configs
 
-    config = {"name": "rf", "estimator": "textbook_rf", "params": {"n_estimators": 100, "voting": "majority"}, "grid": {}}
+    config = {
+        "name": "rf",
+        "estimator": "textbook_rf",
+        "params": {"n_estimators": 100, "voting": "majority"},
+        "grid": {},
+    }
     swept = _sweep_configs(config, {"param": "params.n_estimators", "values": [1, 10]})
     assert [v for v, _ in swept] == [1, 10]
     assert [c["params"]["n_estimators"] for _, c in swept] == [1, 10]

@@ -57,7 +57,9 @@ def test_malformed_override_is_an_error():
 
 
 def test_an_optional_key_without_plus_gets_the_hint():
-    with pytest.raises(ConfigError, match=r"added with a leading '\+': \+paper.brf.experiments.main.sweep=\.\.\."):
+    with pytest.raises(
+        ConfigError, match=r"added with a leading '\+': \+paper.brf.experiments.main.sweep=\.\.\."
+    ):
         compose_config(["paper.brf.experiments.main.sweep={param: n_estimators, values: [1]}"])
 
 
@@ -74,11 +76,15 @@ def test_a_table_must_name_an_existing_experiment():
 
 
 def test_a_figure_must_draw_a_data_set_and_methods_of_its_experiment():
-    with pytest.raises(ConfigError, match="fig2_kappa_error.dataset: unknown data set of experiment 'diversity' 'wien'"):
+    with pytest.raises(
+        ConfigError, match="fig2_kappa_error.dataset: unknown data set of experiment 'diversity' 'wien'"
+    ):
         compose_config(["paper.rcrf.figures.fig2_kappa_error.dataset=wien"])
     with pytest.raises(ConfigError, match="unknown data set of experiment 'diversity' 'krkopt'"):
         compose_config(["paper.rcrf.figures.fig2_kappa_error.dataset=krkopt"])  # not in the quick profile's
-    with pytest.raises(ConfigError, match="fig3_banzhaf_vs_gain_ratio.methods: unknown method of experiment .main. .svn."):
+    with pytest.raises(
+        ConfigError, match="fig3_banzhaf_vs_gain_ratio.methods: unknown method of experiment .main. .svn."
+    ):
         compose_config(["paper.brf.figures.fig3_banzhaf_vs_gain_ratio.methods=[brf,svn]"])
 
 
@@ -92,8 +98,11 @@ def test_table_spec_names_what_its_experiment_runs_but_it_cannot_place(tmp_path)
 @pytest.mark.parametrize("value", ["-1", "abc", "2.5"])
 def test_method_parameters_are_checked_before_any_job_runs(value, tmp_path):
     cfg = compose_config([f"method.rcrf.params.n_estimators={value}"])
-    with pytest.raises(ConfigError, match=r"method\.rcrf \(paper\.rcrf\.experiments\.main, data set \w+\): "
-                                          r"n_estimators must be an int >= 1"):
+    with pytest.raises(
+        ConfigError,
+        match=r"method\.rcrf \(paper\.rcrf\.experiments\.main, data set \w+\): "
+        r"n_estimators must be an int >= 1",
+    ):
         plan_spec_files(cfg, "t", tmp_path)
     assert not any(tmp_path.iterdir())  # nothing written
 
@@ -110,7 +119,9 @@ def test_grid_sweep_and_nested_parameters_are_checked(tmp_path):
         plan_spec_files(cfg, "t", tmp_path)
     # the paper profile scans MNIST and sEMG: the scanner inside the estimator is checked too
     cfg = compose_config(["method.wdf.params.scanner.stride=0"], profile="paper")
-    with pytest.raises(ConfigError, match=r"method\.wdf .*data set (mnist|semg)\w*\): stride must be an int >= 1"):
+    with pytest.raises(
+        ConfigError, match=r"method\.wdf .*data set (mnist|semg)\w*\): stride must be an int >= 1"
+    ):
         plan_spec_files(cfg, "t", tmp_path)
     plan_spec_files(compose_config(), "t", tmp_path)  # the shipped config passes
 
@@ -124,7 +135,9 @@ def test_table_limit_names_a_protocol_parameter(tmp_path):
 
 
 def test_c2rf_bounds_must_be_ordered():
-    with pytest.raises(ConfigError, match=r"protocol.c2rf_biased: lower \(200.0\) must not exceed upper \(100.0\)"):
+    with pytest.raises(
+        ConfigError, match=r"protocol.c2rf_biased: lower \(200.0\) must not exceed upper \(100.0\)"
+    ):
         compose_config(["protocol.c2rf_biased.lower=200.0"])
     with pytest.raises(ConfigError, match="lower"):
         compose_config(["protocol.c2rf_srs.lower=0"])
@@ -181,7 +194,9 @@ def test_job_per_repeat_plans_one_job_per_split_and_dataset_options_set_the_repe
     cfg = compose_config(["papers=[wdf]"], profile="paper")
     jobs, files = plan_spec_files(cfg, "t", tmp_path)
     paths = [job.path for job in jobs]
-    assert [p for p in paths if p.startswith("wdf/main/df/yeast")] == [f"wdf/main/df/yeast/repeat{k}" for k in range(5)]
+    assert [p for p in paths if p.startswith("wdf/main/df/yeast")] == [
+        f"wdf/main/df/yeast/repeat{k}" for k in range(5)
+    ]
     assert [p for p in paths if p.startswith("wdf/main/wdf/semg")] == ["wdf/main/wdf/semg/repeat0"]
     assert len(jobs) == 3 * (5 * 5 + 2)
     spec = json.loads(files[tmp_path / "runs" / "t" / "specs" / "wdf/main/df/yeast/repeat3.json"])
@@ -191,7 +206,9 @@ def test_job_per_repeat_plans_one_job_per_split_and_dataset_options_set_the_repe
     # each split of a scanned data set is scanned on its own; DF, WDF and WDF-oob share it
     scans = {job.path: job.scan for job in jobs if job.dataset == "semg"}
     assert len(set(scans.values())) == 1
-    whole = plan_jobs(compose_config(["papers=[wdf]", "protocol.wdf_holdout.job_per_repeat=false"], profile="paper"))
+    whole = plan_jobs(
+        compose_config(["papers=[wdf]", "protocol.wdf_holdout.job_per_repeat=false"], profile="paper")
+    )
     assert [j.path for j in whole if j.method == "df"][:2] == ["wdf/main/df/adult", "wdf/main/df/yeast"]
 
 
@@ -199,7 +216,9 @@ def test_job_per_repeat_is_for_the_holdout_protocol_and_table_options_name_known
     with pytest.raises(ConfigError, match="job_per_repeat|holdout"):
         compose_config(["+protocol.brf_cv5.job_per_repeat=true"])
     with pytest.raises(ConfigError, match="averages.low_dim: unknown data set of the table 'yaest'"):
-        compose_config(["paper.wdf.tables.table2_accuracy.averages=[{group: low_dim, datasets: [adult,yaest]}]"])
+        compose_config(
+            ["paper.wdf.tables.table2_accuracy.averages=[{group: low_dim, datasets: [adult,yaest]}]"]
+        )
     with pytest.raises(ConfigError, match="paired: unknown method of the table 'wfd'"):
         compose_config(["paper.wdf.tables.table2_accuracy.paired=[{a: wfd, b: df}]"])
     with pytest.raises(ConfigError, match="repeats"):
@@ -211,9 +230,9 @@ def test_data_sets_read_whole_give_the_same_config_as_hydras_merge(profile):
     """compose reads conf/dataset/*.yaml with OmegaConf unless an override reaches into the
     dataset group; Hydra's file-by-file merge (forced here by a no-op dataset override) must
     give the same dict, key order and value types included."""
-    from forestrepro.config.compose import _compose_plain, repo_root
+    from forestrepro.config.compose import _compose_plain, default_conf_dir
 
-    conf = repo_root() / "conf"
+    conf = default_conf_dir().resolve()
     fast = _compose_plain(conf, [f"profile={profile}"])
     merged = _compose_plain(conf, [f"profile={profile}", "dataset.wine.name=wine"])
     assert json.dumps(fast) == json.dumps(merged)  # not sort_keys: the order counts too
@@ -224,8 +243,9 @@ def test_data_sets_read_whole_give_the_same_config_as_hydras_merge(profile):
 def test_a_methods_resources_are_not_part_of_its_jobs_specs(tmp_path):
     """Threads, memory and time fit a job to a machine; changing them reruns nothing."""
     base, _ = plan_spec_files(compose_config(), "t", tmp_path)
-    fitted, files = plan_spec_files(compose_config(["+method.rf.resources.threads=1", "method.rf.resources.mem_mb=500"]),
-                                    "t", tmp_path)
+    fitted, files = plan_spec_files(
+        compose_config(["+method.rf.resources.threads=1", "method.rf.resources.mem_mb=500"]), "t", tmp_path
+    )
     assert [(j.path, j.spec_digest) for j in fitted] == [(j.path, j.spec_digest) for j in base]
     assert any(j.method == "rf" for j in base)
     assert not any('"resources"' in text for path, text in files.items() if "/specs/" in str(path))

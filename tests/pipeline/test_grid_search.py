@@ -14,9 +14,18 @@ from forestrepro.evaluation.grid_search import GridSearchError, candidate_key, s
 
 CASES = {
     # tiny data and a coarse grid: many candidates tie on the mean, so the tie rule matters
-    "knn": (KNeighborsClassifier(), {"model__n_neighbors": [1, 3, 5, 7, 9, 11], "model__weights": ["uniform", "distance"]}),
-    "svm": (SVC(), {"model__C": [2.0**k for k in (-5, -1, 3, 7)], "model__gamma": [2.0**k for k in (-7, -3, 1)]}),
-    "tree": (DecisionTreeClassifier(random_state=3), {"model__max_depth": [1, 2, 3, None], "model__min_samples_leaf": [1, 5]}),
+    "knn": (
+        KNeighborsClassifier(),
+        {"model__n_neighbors": [1, 3, 5, 7, 9, 11], "model__weights": ["uniform", "distance"]},
+    ),
+    "svm": (
+        SVC(),
+        {"model__C": [2.0**k for k in (-5, -1, 3, 7)], "model__gamma": [2.0**k for k in (-7, -3, 1)]},
+    ),
+    "tree": (
+        DecisionTreeClassifier(random_state=3),
+        {"model__max_depth": [1, 2, 3, None], "model__min_samples_leaf": [1, 5]},
+    ),
 }
 
 
@@ -50,7 +59,9 @@ def test_parallel_candidates_choose_the_same():
     X, y = _data(4)
     cv = StratifiedKFold(3, shuffle=True, random_state=0)
     serial = search_grid(estimator, {k.removeprefix("model__"): v for k, v in grid.items()}, X, y, cv)
-    parallel = search_grid(estimator, {k.removeprefix("model__"): v for k, v in grid.items()}, X, y, cv, n_jobs=2)
+    parallel = search_grid(
+        estimator, {k.removeprefix("model__"): v for k, v in grid.items()}, X, y, cv, n_jobs=2
+    )
     assert (serial.params, serial.score) == (parallel.params, parallel.score)
 
 
@@ -59,13 +70,20 @@ def test_kept_candidates_are_not_fitted_again():
     grid = {"max_depth": [1, 2, 3, 4]}
     cv = StratifiedKFold(3)
     states = []
-    fresh = search_grid(DecisionTreeClassifier(random_state=0), grid, X, y, cv,
-                        keep=lambda s: states.append({"scores": dict(s["scores"]), "seconds": s["seconds"]}))
+    fresh = search_grid(
+        DecisionTreeClassifier(random_state=0),
+        grid,
+        X,
+        y,
+        cv,
+        keep=lambda s: states.append({"scores": dict(s["scores"]), "seconds": s["seconds"]}),
+    )
     assert [len(s["scores"]) for s in states] == [1, 2, 3, 4]
     # a run stopped after two candidates: poison those two, so that a refit of them would show
     kept = states[1]
-    kept["scores"] = {k: [1.0, 1.0, 1.0] if k == candidate_key({"max_depth": 1}) else [0.0] * 3
-                      for k in kept["scores"]}
+    kept["scores"] = {
+        k: [1.0, 1.0, 1.0] if k == candidate_key({"max_depth": 1}) else [0.0] * 3 for k in kept["scores"]
+    }
     resumed = search_grid(DecisionTreeClassifier(random_state=0), grid, X, y, cv, kept=kept)
     assert resumed.params == {"max_depth": 1} and resumed.score == 1.0  # read, not refitted
     assert fresh.seconds > 0 and resumed.seconds >= kept["seconds"]
@@ -81,11 +99,16 @@ class _FailsOnDepthTwo(DecisionTreeClassifier):
 def test_a_failing_candidate_scores_nan_and_loses():
     X, y = _data(6)
     with pytest.warns(UserWarning, match='"max_depth": 2.*cannot grow'):
-        choice = search_grid(_FailsOnDepthTwo(random_state=0), {"max_depth": [2, 1]}, X, y, StratifiedKFold(3))
+        choice = search_grid(
+            _FailsOnDepthTwo(random_state=0), {"max_depth": [2, 1]}, X, y, StratifiedKFold(3)
+        )
     assert choice.params == {"max_depth": 1}
 
 
 def test_a_grid_where_every_candidate_fails_is_a_clear_error():
     X, y = _data(6)
-    with pytest.warns(UserWarning), pytest.raises(GridSearchError, match="every one of the 1 grid candidates"):
+    with (
+        pytest.warns(UserWarning),
+        pytest.raises(GridSearchError, match="every one of the 1 grid candidates"),
+    ):
         search_grid(_FailsOnDepthTwo(), {"max_depth": [2]}, X, y, StratifiedKFold(3))

@@ -9,8 +9,21 @@ from forestrepro.evaluation.protocol import ProtocolError
 from forestrepro.evaluation.seeds import split_seed
 from forestrepro.methods import build_method
 
-PROTOCOL = {"kind": "holdout", "test_size": 0.2, "repeats": 1, "stratified": True, "metrics": ["accuracy_pct"]}
-TINY_CASCADE = {"n_rf": 1, "n_crf": 1, "n_trees": 5, "n_folds": 2, "early_stopping_rounds": 1, "max_levels": 2}
+PROTOCOL = {
+    "kind": "holdout",
+    "test_size": 0.2,
+    "repeats": 1,
+    "stratified": True,
+    "metrics": ["accuracy_pct"],
+}
+TINY_CASCADE = {
+    "n_rf": 1,
+    "n_crf": 1,
+    "n_trees": 5,
+    "n_folds": 2,
+    "early_stopping_rounds": 1,
+    "max_levels": 2,
+}
 
 
 def _method(name="df", options=None, **params):
@@ -21,12 +34,16 @@ def _method(name="df", options=None, **params):
 def test_holdout_row_has_metrics_levels_and_the_shared_split():
     X, y = make_classification(n_samples=100, n_features=6, n_informative=3, random_state=0)
     df = holdout_evaluation(_method(), X, y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL)
-    wdf = holdout_evaluation(_method("wdf", weighting="accuracy"), X, y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL)
+    wdf = holdout_evaluation(
+        _method("wdf", weighting="accuracy"), X, y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL
+    )
     assert len(df) == 1 and df.loc[0, "n_test"] == 20 and df.loc[0, "n_train"] == 80
     assert 0 <= df.loc[0, "accuracy_pct"] <= 100
     assert 1 <= df.loc[0, "best_level"] <= df.loc[0, "n_levels"] <= 2
     assert df.loc[0, "split_seed"] == wdf.loc[0, "split_seed"] == split_seed(1, "wdf", "d", 0)
-    again = holdout_evaluation(_method(), X, y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL, n_jobs=2)
+    again = holdout_evaluation(
+        _method(), X, y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL, n_jobs=2
+    )
     assert again.loc[0, "accuracy_pct"] == df.loc[0, "accuracy_pct"]
 
 
@@ -34,8 +51,18 @@ def test_text_option_builds_bag_of_words_on_the_training_part():
     rng = np.random.default_rng(0)
     words = np.array(["good", "great", "fine", "bad", "awful", "poor", "movie", "plot"])
     y = rng.integers(0, 2, 80)
-    X = np.array([" ".join(rng.choice(words[:3] if label else words[3:6], 3)) + " movie" for label in y], dtype=object)
-    rows = holdout_evaluation(_method(options={"text": {"max_features": 8}}), X, y, paper="wdf", dataset="t", root_seed=1, protocol=PROTOCOL)
+    X = np.array(
+        [" ".join(rng.choice(words[:3] if label else words[3:6], 3)) + " movie" for label in y], dtype=object
+    )
+    rows = holdout_evaluation(
+        _method(options={"text": {"max_features": 8}}),
+        X,
+        y,
+        paper="wdf",
+        dataset="t",
+        root_seed=1,
+        protocol=PROTOCOL,
+    )
     assert rows.loc[0, "accuracy_pct"] > 90  # the sentiment words separate the classes
 
 
@@ -54,10 +81,11 @@ def test_scanned_data_run_end_to_end(shape):
     digits = load_digits()
     keep = np.isin(digits.target, [0, 1, 7])
     X, y = digits.data[keep][:150], digits.target[keep][:150]
-    method = _method(options={"scan": {"shape": list(shape)}},
-                     scanner={"n_trees": 4, "n_folds": 2, "max_train_windows": 2000})
-    rows = holdout_evaluation(method, X, y, paper="wdf", dataset="digits", root_seed=1,
-                              protocol=PROTOCOL)
+    method = _method(
+        options={"scan": {"shape": list(shape)}},
+        scanner={"n_trees": 4, "n_folds": 2, "max_train_windows": 2000},
+    )
+    rows = holdout_evaluation(method, X, y, paper="wdf", dataset="digits", root_seed=1, protocol=PROTOCOL)
     assert rows.loc[0, "n_test"] == 30
     assert rows.loc[0, "accuracy_pct"] > 60  # three digit classes: chance is about 33 %
     assert 1 <= rows.loc[0, "best_level"] <= rows.loc[0, "n_levels"] <= 2
@@ -65,7 +93,15 @@ def test_scanned_data_run_end_to_end(shape):
 
 def test_single_class_is_a_clear_error():
     with pytest.raises(ProtocolError, match="'one'"):
-        holdout_evaluation(_method(), np.zeros((10, 2)), np.zeros(10), paper="wdf", dataset="one", root_seed=1, protocol=PROTOCOL)
+        holdout_evaluation(
+            _method(),
+            np.zeros((10, 2)),
+            np.zeros(10),
+            paper="wdf",
+            dataset="one",
+            root_seed=1,
+            protocol=PROTOCOL,
+        )
 
 
 def test_a_job_of_one_repeat_gives_that_repeats_row_of_the_whole_job():
@@ -76,8 +112,9 @@ def test_a_job_of_one_repeat_gives_that_repeats_row_of_the_whole_job():
     whole = holdout_evaluation(_method(), X, y, paper="wdf", dataset="d", root_seed=7, protocol=protocol)
     assert list(whole["repeat"]) == [0, 1, 2] and whole["split_seed"].nunique() == 3
     for k in range(3):
-        part = holdout_evaluation(_method(), X, y, paper="wdf", dataset="d", root_seed=7,
-                                  protocol={**protocol, "repeat": k})
+        part = holdout_evaluation(
+            _method(), X, y, paper="wdf", dataset="d", root_seed=7, protocol={**protocol, "repeat": k}
+        )
         assert len(part) == 1 and part.loc[0, "repeat"] == k
         columns = [c for c in whole.columns if not c.endswith("_seconds")]
         assert part.loc[0, columns].to_dict() == whole.loc[k, columns].to_dict()

@@ -5,9 +5,9 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.utils.estimator_checks import check_estimator
 
+from forestrepro.config import compose_config
 from forestrepro.ensembles.textbook_rf import TextbookRandomForestClassifier
 from forestrepro.methods import MethodConfigError, build_method
-from forestrepro.config import compose_config
 from forestrepro.methods.baselines import subset_size
 from forestrepro.methods.registry import METHODS, method_class
 
@@ -21,7 +21,9 @@ def test_subset_size_is_round_log2_plus_offset():
 
 
 def test_svm_grid_is_powers_of_two():
-    m = build_method({"name": "svm", "estimator": "svm_rbf", "params": {}, "grid": {"log2_C": [-1, 3], "log2_gamma": [0]}})
+    m = build_method(
+        {"name": "svm", "estimator": "svm_rbf", "params": {}, "grid": {"log2_C": [-1, 3], "log2_gamma": [0]}}
+    )
     assert m.param_grid(10) == {"C": [0.5, 8.0], "gamma": [1.0]}
 
 
@@ -54,8 +56,12 @@ def test_majority_vote_counts_trees():
 @pytest.mark.parametrize("feature_subset", ["per_node", "per_tree"])
 def test_same_seed_same_forest_whatever_n_jobs(feature_subset):
     X, y = make_classification(n_samples=150, n_features=8, n_classes=3, n_informative=4, random_state=1)
-    a = TextbookRandomForestClassifier(n_estimators=10, feature_subset=feature_subset, random_state=3, n_jobs=1).fit(X, y)
-    b = TextbookRandomForestClassifier(n_estimators=10, feature_subset=feature_subset, random_state=3, n_jobs=2).fit(X, y)
+    a = TextbookRandomForestClassifier(
+        n_estimators=10, feature_subset=feature_subset, random_state=3, n_jobs=1
+    ).fit(X, y)
+    b = TextbookRandomForestClassifier(
+        n_estimators=10, feature_subset=feature_subset, random_state=3, n_jobs=2
+    ).fit(X, y)
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
 
 

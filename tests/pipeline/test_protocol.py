@@ -11,7 +11,14 @@ from forestrepro.evaluation.protocol import ProtocolError, nested_cross_validati
 from forestrepro.evaluation.seeds import split_seed
 from forestrepro.methods import build_method
 
-PROTOCOL = {"outer_folds": 3, "inner_folds": 2, "repeats": 1, "stratified": True, "scale": "train_fold", "metrics": ["accuracy", "kappa"]}
+PROTOCOL = {
+    "outer_folds": 3,
+    "inner_folds": 2,
+    "repeats": 1,
+    "stratified": True,
+    "scale": "train_fold",
+    "metrics": ["accuracy", "kappa"],
+}
 KNN = {"name": "knn", "estimator": "knn", "params": {}, "grid": {"n_neighbors": [3]}}
 
 
@@ -22,7 +29,9 @@ def _data():
 
 def test_single_candidate_matches_a_hand_written_loop():
     X, y = _data()
-    rows = nested_cross_validation(build_method(KNN), X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL)
+    rows = nested_cross_validation(
+        build_method(KNN), X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL
+    )
     outer = StratifiedKFold(3, shuffle=True, random_state=split_seed(1, "p", "d", 0))
     expected = []
     for train, test in outer.split(X, y):
@@ -36,8 +45,12 @@ def test_single_candidate_matches_a_hand_written_loop():
 def test_grid_search_is_deterministic_and_records_the_choice():
     X, y = _data()
     method = build_method({**KNN, "grid": {"n_neighbors": [1, 5, 9]}})
-    a = nested_cross_validation(method, X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL, n_jobs=1)
-    b = nested_cross_validation(method, X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL, n_jobs=2)
+    a = nested_cross_validation(
+        method, X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL, n_jobs=1
+    )
+    b = nested_cross_validation(
+        method, X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL, n_jobs=2
+    )
     cols = ["accuracy", "kappa", "best_params", "inner_accuracy", "model_seed"]
     assert a[cols].equals(b[cols])
     assert all('"n_neighbors"' in p for p in a["best_params"])
@@ -45,9 +58,13 @@ def test_grid_search_is_deterministic_and_records_the_choice():
 
 def test_all_methods_of_a_paper_see_the_same_folds():
     X, y = _data()
-    a = nested_cross_validation(build_method(KNN), X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL)
+    a = nested_cross_validation(
+        build_method(KNN), X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL
+    )
     rf = {"name": "rf", "estimator": "textbook_rf", "params": {"n_estimators": 3}, "grid": {"k_offset": [0]}}
-    b = nested_cross_validation(build_method(rf), X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL)
+    b = nested_cross_validation(
+        build_method(rf), X, y, paper="p", dataset="d", root_seed=1, protocol=PROTOCOL
+    )
     assert list(a["split_seed"]) == list(b["split_seed"])
     assert list(a["n_test"]) == list(b["n_test"])
 
@@ -55,7 +72,9 @@ def test_all_methods_of_a_paper_see_the_same_folds():
 def test_single_class_data_is_a_clear_error():
     X = np.random.default_rng(0).random((20, 3))
     with pytest.raises(ProtocolError, match="'flat'.*single class"):
-        nested_cross_validation(build_method(KNN), X, np.zeros(20), paper="p", dataset="flat", root_seed=1, protocol=PROTOCOL)
+        nested_cross_validation(
+            build_method(KNN), X, np.zeros(20), paper="p", dataset="flat", root_seed=1, protocol=PROTOCOL
+        )
 
 
 def test_single_class_training_fold_is_named():
@@ -63,19 +82,30 @@ def test_single_class_training_fold_is_named():
     y = np.array([0, 0, 0, 0, 0, 1])
     protocol = {**PROTOCOL, "stratified": False, "outer_folds": 6}
     with pytest.raises(ProtocolError, match="'tiny', repeat 0, fold"):
-        nested_cross_validation(build_method(KNN), X, y, paper="p", dataset="tiny", root_seed=1, protocol=protocol)
+        nested_cross_validation(
+            build_method(KNN), X, y, paper="p", dataset="tiny", root_seed=1, protocol=protocol
+        )
 
 
 def test_classes_too_small_for_stratified_folds_are_named():
     X = np.random.default_rng(0).random((8, 2))
     y = np.array([0, 0, 1, 1, 2, 2, 3, 3])  # no class has 3 rows: 3 stratified folds cannot be cut
-    with pytest.raises(ProtocolError, match=r"data set 'pairs': cannot cut 8 rows \(4 classes, the largest with 2 "
-                                            r"rows\) into 3 folds"):
-        nested_cross_validation(build_method(KNN), X, y, paper="p", dataset="pairs", root_seed=1, protocol=PROTOCOL)
+    with pytest.raises(
+        ProtocolError,
+        match=r"data set 'pairs': cannot cut 8 rows \(4 classes, the largest with 2 "
+        r"rows\) into 3 folds",
+    ):
+        nested_cross_validation(
+            build_method(KNN), X, y, paper="p", dataset="pairs", root_seed=1, protocol=PROTOCOL
+        )
     y = np.array([0, 0, 0, 1, 1, 1, 2, 3])  # 3 outer folds can be cut, but no training fold (5 or 6 rows)
     grid = build_method({**KNN, "grid": {"n_neighbors": [1, 2]}})  # has a class of 6 rows for 6 inner folds
-    with pytest.raises(ProtocolError, match=r"data set 'pairs', repeat 0, outer fold 0 \(inner folds\): cannot cut"):
-        nested_cross_validation(grid, X, y, paper="p", dataset="pairs", root_seed=1, protocol={**PROTOCOL, "inner_folds": 6})
+    with pytest.raises(
+        ProtocolError, match=r"data set 'pairs', repeat 0, outer fold 0 \(inner folds\): cannot cut"
+    ):
+        nested_cross_validation(
+            grid, X, y, paper="p", dataset="pairs", root_seed=1, protocol={**PROTOCOL, "inner_folds": 6}
+        )
 
 
 def test_stratified_subsample_keeps_class_shares():
@@ -111,7 +141,9 @@ def test_a_stopped_job_resumes_from_its_finished_folds(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         nested_cross_validation(method, X, y, **run, checkpoint=store)
     assert sorted(p.name for p in store.directory.glob("*.json") if ".search" not in p.name) == [
-        "repeat0_fold0.json", "repeat0_fold1.json"]
+        "repeat0_fold0.json",
+        "repeat0_fold1.json",
+    ]
     searches.clear()
     same_job = FoldStore.for_job(tmp_path, {"job": "spec"}, {"method": "config"})
     resumed = nested_cross_validation(method, X, y, **run, checkpoint=same_job)

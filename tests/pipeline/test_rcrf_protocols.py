@@ -24,8 +24,15 @@ def data():
 
 def test_oob_repeats_score_each_regrown_forest(data):
     X, y = data
-    rows = oob_repeats(_method(), X, y, paper="rcrf", dataset="d", root_seed=1,
-                       protocol={"repeats": 2, "metrics": ["accuracy", "f1_macro_min5"]})
+    rows = oob_repeats(
+        _method(),
+        X,
+        y,
+        paper="rcrf",
+        dataset="d",
+        root_seed=1,
+        protocol={"repeats": 2, "metrics": ["accuracy", "f1_macro_min5"]},
+    )
     assert list(rows["repeat"]) == [0, 1]
     assert rows["model_seed"].nunique() == 2
     assert ((rows["accuracy"] > 0.4) & (rows["accuracy"] <= 1)).all() and "f1_macro_min5" in rows
@@ -36,7 +43,9 @@ def test_oob_repeats_score_each_regrown_forest(data):
 def kappa_rows(data):
     X, y = data
     protocol = {"repeats": 1, "outer_folds": 3}
-    return kappa_error_cv(_method("breiman_rf"), X, y, paper="rcrf", dataset="d", root_seed=1, protocol=protocol)
+    return kappa_error_cv(
+        _method("breiman_rf"), X, y, paper="rcrf", dataset="d", root_seed=1, protocol=protocol
+    )
 
 
 SCATTER = {"kind": "kappa_error_scatter", "dataset": "d", "method_order": ["breiman_rf"]}
@@ -57,7 +66,9 @@ def test_figures_draw(kappa_rows, tmp_path):
         written = draw_figure(rows, {**spec, "kind": kind}, tmp_path / kind)
         assert all(p.stat().st_size > 1000 for p in written)
     sweep = rows.assign(sweep_value=rows["fold"])
-    assert draw_figure(sweep, {"kind": "sweep_curve", "metric": "accuracy", "method_order": ["breiman_rf"]}, tmp_path / "s")
+    assert draw_figure(
+        sweep, {"kind": "sweep_curve", "metric": "accuracy", "method_order": ["breiman_rf"]}, tmp_path / "s"
+    )
     with pytest.raises(ValueError, match="kind"):
         draw_figure(rows, {"kind": "pie"}, tmp_path / "x")
 
@@ -71,11 +82,30 @@ def test_published_formats():
 
 def test_control_claim():
     cells = pd.DataFrame(columns=["dataset", "method", "published_mean", "mean"])
-    stats = {"mean_ranks": {"r": 1.1, "x": 2.5, "y": 2.4}, "nemenyi_cd": 1.0,
-             "control": {"method": "r", "versus": {"x": {"z": 3.0, "p_holm": 0.01, "significant": True},
-                                                   "y": {"z": 1.0, "p_holm": 0.2, "significant": False}}}}
-    ranks = {"published": stats, "ours": {**stats, "control": {**stats["control"], "versus": {
-        "x": {"z": 3.0, "p_holm": 0.01, "significant": True}, "y": {"z": 3.0, "p_holm": 0.02, "significant": True}}}}}
+    stats = {
+        "mean_ranks": {"r": 1.1, "x": 2.5, "y": 2.4},
+        "nemenyi_cd": 1.0,
+        "control": {
+            "method": "r",
+            "versus": {
+                "x": {"z": 3.0, "p_holm": 0.01, "significant": True},
+                "y": {"z": 1.0, "p_holm": 0.2, "significant": False},
+            },
+        },
+    }
+    ranks = {
+        "published": stats,
+        "ours": {
+            **stats,
+            "control": {
+                **stats["control"],
+                "versus": {
+                    "x": {"z": 3.0, "p_holm": 0.01, "significant": True},
+                    "y": {"z": 3.0, "p_holm": 0.02, "significant": True},
+                },
+            },
+        },
+    }
     claim = {"text": "t", "kind": "control_significantly_better", "a": "r", "others": ["x", "y"]}
     got = evaluate_claim(claim, cells, ranks, {})
     assert (got["paper"], got["ours"]) == (FAILS, HOLDS)

@@ -16,17 +16,36 @@ from forestrepro.report.build import DirtyRecordError, build_report
 REPO = Path(__file__).resolve().parents[2]
 MIRROR = (REPO.parent / "shared" / "datasets").resolve()
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-SMALL = ["papers=[brf]", "paper.brf.experiments.main.datasets=[wine]", "method.brf.params.n_estimators=5",
-         "method.knn.grid.n_neighbors=[1,3]", "method.rf_gr.params.n_estimators=5"]
+SMALL = [
+    "papers=[brf]",
+    "paper.brf.experiments.main.datasets=[wine]",
+    "method.brf.params.n_estimators=5",
+    "method.knn.grid.n_neighbors=[1,3]",
+    "method.rf_gr.params.n_estimators=5",
+]
 ONLY = ["only=[" + ",".join(f'"brf/main/{m}/wine"' for m in ("knn", "rf_gr", "brf")) + "]"]
-RCRF = ["papers=[rcrf]", "paper.rcrf.experiments.main.datasets=[wine]", "paper.rcrf.experiments.diversity.datasets=[wine]"]
+RCRF = [
+    "papers=[rcrf]",
+    "paper.rcrf.experiments.main.datasets=[wine]",
+    "paper.rcrf.experiments.diversity.datasets=[wine]",
+]
 
 pytestmark = pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")
 
 
 def snakemake(workdir, *args, repo=REPO, overrides=SMALL, config=(), check=True):
-    cmd = [SNAKEMAKE, "--snakefile", str(repo / "Snakefile"), "--directory", str(workdir), *args,
-           "--config", "tag=small", "overrides=[" + ",".join(f'"{o}"' for o in overrides) + "]", *config]
+    cmd = [
+        SNAKEMAKE,
+        "--snakefile",
+        str(repo / "Snakefile"),
+        "--directory",
+        str(workdir),
+        *args,
+        "--config",
+        "tag=small",
+        "overrides=[" + ",".join(f'"{o}"' for o in overrides) + "]",
+        *config,
+    ]
     env = {**os.environ, "FORESTREPRO_MIRROR": str(MIRROR)}
     if repo != REPO:  # run the copy's library, so that editing it is seen
         env["PYTHONPATH"] = str(repo / "src")
@@ -71,12 +90,15 @@ def test_a_fresh_clone_reruns_nothing_and_rebuilds_the_report_byte_for_byte(tmp_
     assert "train" not in plan and "fetch" not in plan and "report" in plan
     snakemake(clone, "--cores", "2", overrides=overrides)
     for name in ("index.md", "index.html"):
-        assert (first / "results/report/small" / name).read_bytes() == (clone / "results/report/small" / name).read_bytes()
+        assert (first / "results/report/small" / name).read_bytes() == (
+            clone / "results/report/small" / name
+        ).read_bytes()
     figures = sorted(p.name for p in (first / "results/report/small/figures").iterdir())
     assert figures == sorted(p.name for p in (clone / "results/report/small/figures").iterdir())
     for name in figures:  # PNGs too: no time stamp or software string in them
-        assert (first / "results/report/small/figures" / name).read_bytes() == \
-            (clone / "results/report/small/figures" / name).read_bytes(), name
+        assert (first / "results/report/small/figures" / name).read_bytes() == (
+            clone / "results/report/small/figures" / name
+        ).read_bytes(), name
     report = (clone / "results/report/small/index.md").read_text()
     assert "## Run records" in report and "(../../runs/small/rcrf/main/rcrf/wine.csv)" in report
     assert set(figures) == set(re.findall(r"figures/([\w.]+\.png)", report))  # only the figures it shows
@@ -84,12 +106,18 @@ def test_a_fresh_clone_reruns_nothing_and_rebuilds_the_report_byte_for_byte(tmp_
 
 def test_editing_library_code_reruns_only_the_jobs_that_imported_it(tmp_path, library_copy):
     snakemake(tmp_path, "records", "--cores", "2", repo=library_copy, config=ONLY)
-    assert planned(snakemake(tmp_path, "records", "--cores", "2", "--dry-run", repo=library_copy, config=ONLY)) == []
+    assert (
+        planned(snakemake(tmp_path, "records", "--cores", "2", "--dry-run", repo=library_copy, config=ONLY))
+        == []
+    )
     # The Banzhaf index: BRF's, and the gain-ratio forest's, whose base class sits in
     # ensembles/brf.py; the KNN job never imports it (each record lists its files).
     runs = tmp_path / "results/runs/small/brf/main"
-    importers = {m for m in ("knn", "rf_gr", "brf")
-                 if "trees/banzhaf.py" in json.loads((runs / m / "wine.provenance.json").read_text())["code"]["files"]}
+    importers = {
+        m
+        for m in ("knn", "rf_gr", "brf")
+        if "trees/banzhaf.py" in json.loads((runs / m / "wine.provenance.json").read_text())["code"]["files"]
+    }
     assert importers == {"rf_gr", "brf"}
     banzhaf = library_copy / "src" / "forestrepro" / "trees" / "banzhaf.py"
     original = banzhaf.read_text()
@@ -98,7 +126,10 @@ def test_editing_library_code_reruns_only_the_jobs_that_imported_it(tmp_path, li
         out = snakemake(tmp_path, "records", "--cores", "2", "--dry-run", repo=library_copy, config=ONLY)
         assert planned(out) == ["train", "train"], out
         for method in ("brf", "rf_gr"):  # the dry run says why
-            assert f"record of brf/main/{method}/wine is stale: library code it ran changed: trees/banzhaf.py" in out
+            assert (
+                f"record of brf/main/{method}/wine is stale: library code it ran changed: trees/banzhaf.py"
+                in out
+            )
         assert "job=brf/main/knn/wine" not in out
         # the same on a fresh clone: records only, no data fetched, no Snakemake metadata (whose
         # record of each job's inputs was what reran them above)
@@ -108,11 +139,17 @@ def test_editing_library_code_reruns_only_the_jobs_that_imported_it(tmp_path, li
         assert planned(out).count("train") == 2 and "job=brf/main/knn/wine" not in out, out
     finally:
         banzhaf.write_text(original)
-    assert planned(snakemake(tmp_path, "records", "--cores", "2", "--dry-run", repo=library_copy, config=ONLY)) == []
+    assert (
+        planned(snakemake(tmp_path, "records", "--cores", "2", "--dry-run", repo=library_copy, config=ONLY))
+        == []
+    )
     changed = [*SMALL[:-2], "method.knn.grid.n_neighbors=[1,5]", SMALL[-1]]  # a config edit: knn only
-    out = snakemake(tmp_path, "records", "--cores", "2", "--dry-run", repo=library_copy, overrides=changed,
-                    config=ONLY)
-    assert planned(out) == ["train"] and "record of brf/main/knn/wine is stale: the job's spec changed" in out, out
+    out = snakemake(
+        tmp_path, "records", "--cores", "2", "--dry-run", repo=library_copy, overrides=changed, config=ONLY
+    )
+    assert (
+        planned(out) == ["train"] and "record of brf/main/knn/wine is stale: the job's spec changed" in out
+    ), out
 
 
 def test_records_only_names_each_missing_record(tmp_path):
@@ -121,7 +158,12 @@ def test_records_only_names_each_missing_record(tmp_path):
 
 
 def test_a_committed_report_refuses_records_from_a_dirty_tree(tmp_path):
-    record = {"job": "p/e/m/d", "git": {"commit": "abc", "clean": False}, "spec": {"dataset": "d"}, "data": {}}
+    record = {
+        "job": "p/e/m/d",
+        "git": {"commit": "abc", "clean": False},
+        "spec": {"dataset": "d"},
+        "data": {},
+    }
     with pytest.raises(DirtyRecordError, match="p/e/m/d"):
         build_report("paper", [], [], {}, [record], tmp_path, n_jobs=1, committed=True)
 
@@ -130,25 +172,40 @@ def test_a_cell_of_long_splits_is_computed_and_committed_split_by_split(tmp_path
     """job_per_repeat: one job and one record per split; a stopped run keeps the finished
     splits, the report's cell reads every split's record and links to their directory."""
     cascade = "{n_rf: 1, n_crf: 1, n_trees: 5, n_folds: 2, early_stopping_rounds: 1, max_levels: 2}"
-    wdf = ["papers=[wdf]", "paper.wdf.experiments.main.datasets=[yeast]", "paper.wdf.experiments.main.methods=[df,wdf]",
-           "protocol.wdf_holdout.repeats=2", "protocol.wdf_holdout.job_per_repeat=true",
-           f"method.df.params={cascade}", f"method.wdf.params={{{cascade[1:-1]}, weighting: accuracy}}"]
+    wdf = [
+        "papers=[wdf]",
+        "paper.wdf.experiments.main.datasets=[yeast]",
+        "paper.wdf.experiments.main.methods=[df,wdf]",
+        "protocol.wdf_holdout.repeats=2",
+        "protocol.wdf_holdout.job_per_repeat=true",
+        f"method.df.params={cascade}",
+        f"method.wdf.params={{{cascade[1:-1]}, weighting: accuracy}}",
+    ]
     first = ['only="wdf/main/*/yeast/repeat0"']  # the first split only, as a session would
     snakemake(tmp_path, "records", "--cores", "2", overrides=wdf, config=first)
     runs = tmp_path / "results/runs/small/wdf/main"
-    assert sorted(p.relative_to(runs).as_posix() for p in runs.rglob("*.csv")) == ["df/yeast/repeat0.csv",
-                                                                                 "wdf/yeast/repeat0.csv"]
-    out = snakemake(tmp_path, "--cores", "2", overrides=wdf, config=["partial=true", "records_only=true"], check=False)
+    assert sorted(p.relative_to(runs).as_posix() for p in runs.rglob("*.csv")) == [
+        "df/yeast/repeat0.csv",
+        "wdf/yeast/repeat0.csv",
+    ]
+    out = snakemake(
+        tmp_path, "--cores", "2", overrides=wdf, config=["partial=true", "records_only=true"], check=False
+    )
     assert "no cell of tag 'small' is complete yet: 2 of its 4 jobs have finished" in out
     # a partial report holds back a cell until all its splits have run: no mean of 1 split beside 2
     snakemake(tmp_path, "records", "--cores", "2", overrides=wdf, config=['only="wdf/main/df/yeast/repeat1"'])
     snakemake(tmp_path, "--cores", "2", overrides=wdf, config=["partial=true", "records_only=true"])
     held = (tmp_path / "results/report/small/index.md").read_text()
-    assert re.search(r"\| yeast \| wdf \(WDF\) \| [^|]+ \| — \|.*finished, shown once every repeat of its cell has "
-                     r"run: 1 of 2 repeat jobs; not run yet: 1 of 2 repeat jobs", held), held
+    assert re.search(
+        r"\| yeast \| wdf \(WDF\) \| [^|]+ \| — \|.*finished, shown once every repeat of its cell has "
+        r"run: 1 of 2 repeat jobs; not run yet: 1 of 2 repeat jobs",
+        held,
+    ), held
     assert re.search(r"\| yeast \| df \(DF\) \| [^|]+ \| \[[^]]+ ± ", held), held
     assert "wdf/main/wdf/yeast/repeat0.csv" not in held and "wdf/main/df/yeast/repeat0.csv" in held
-    assert planned(snakemake(tmp_path, "--cores", "2", "--dry-run", overrides=wdf)).count("train") == 1  # wdf's repeat1
+    assert (
+        planned(snakemake(tmp_path, "--cores", "2", "--dry-run", overrides=wdf)).count("train") == 1
+    )  # wdf's repeat1
     snakemake(tmp_path, "--cores", "2", overrides=wdf)
     report = (tmp_path / "results/report/small/index.md").read_text()
     cell = re.search(r"\| yeast \| df \(DF\) \| [^|]+ \| \[([^]]+)\]\(([^)]+)\)", report)

@@ -38,7 +38,9 @@ SPEC = {
 def _runs(scores: dict) -> pd.DataFrame:
     rows = []
     for (dataset, method), folds in scores.items():
-        rows += [{"dataset": dataset, "method": method, "fold": i, "accuracy": a} for i, a in enumerate(folds)]
+        rows += [
+            {"dataset": dataset, "method": method, "fold": i, "accuracy": a} for i, a in enumerate(folds)
+        ]
     return pd.DataFrame(rows)
 
 
@@ -57,7 +59,9 @@ def test_tolerance_rule_by_hand():
         {"mean": [0.99, 0.93], "std": [0.0, 0.0], "n_folds": [5, 5]},
         index=pd.MultiIndex.from_tuples([("a", "m"), ("b", "m")], names=["dataset", "method"]),
     )
-    cells = compare_cells(summary, published, {"m": "M"}, {"a": "A", "b": "B", "c": "A"}, std_factor=2, abs_tolerance=0.02)
+    cells = compare_cells(
+        summary, published, {"m": "M"}, {"a": "A", "b": "B", "c": "A"}, std_factor=2, abs_tolerance=0.02
+    )
     # a: |0.09| <= max(0.10, 0.02) -> within; b: |0.03| > max(0.002, 0.02) -> outside; c: not computed.
     assert list(cells["within"]) == [True, False, None]
     assert cells.loc[0, "tolerance"] == pytest.approx(0.10)
@@ -75,8 +79,9 @@ def test_published_value_above_the_limit_is_not_compared():
         {"mean": [9.0, 9.5], "std": [np.nan, np.nan], "n_folds": [5, 5]},
         index=pd.MultiIndex.from_tuples([("a", "p"), ("b", "p")], names=["dataset", "method"]),
     )
-    cells = compare_cells(summary, published, {"p": "P"}, {"a": "1", "b": "2"}, std_factor=2, abs_tolerance=0.02,
-                          limit=10.0)
+    cells = compare_cells(
+        summary, published, {"p": "P"}, {"a": "1", "b": "2"}, std_factor=2, abs_tolerance=0.02, limit=10.0
+    )
     assert list(cells["within"]) == [False, None]
     assert list(cells["beyond_limit"]) == [False, True]
 
@@ -172,24 +177,34 @@ def test_paper_mean_ranks_are_recomputed_from_its_cells():
 
 
 def test_report_names_what_the_experiment_ran_but_the_table_cannot_place(tmp_path):
-    from forestrepro.report.build import table_result, table_section
     from forestrepro.report.document import Paragraph
+    from forestrepro.report.sections import table_result, table_section
 
     scores = {(d, m): [0.8, 0.9] for d in SPEC["datasets"] for m in SPEC["methods"]}
     spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": ["yale"], "methods": []}}
     write_table(build_table(_runs(scores), spec), tmp_path / "brf_table2")
-    text = " ".join(b.text for b in table_section(table_result(tmp_path / "brf_table2", spec, {}, {}), None) if isinstance(b, Paragraph))
+    text = " ".join(
+        b.text
+        for b in table_section(table_result(tmp_path / "brf_table2", spec, {}, {}), None)
+        if isinstance(b, Paragraph)
+    )
     assert "Run by experiment 'main' but not in this table" in text and "datasets yale" in text
     spec["unplaced"] = {"datasets": [], "methods": []}
-    text = " ".join(b.text for b in table_section(table_result(tmp_path / "brf_table2", spec, {}, {}), None) if isinstance(b, Paragraph))
+    text = " ".join(
+        b.text
+        for b in table_section(table_result(tmp_path / "brf_table2", spec, {}, {}), None)
+        if isinstance(b, Paragraph)
+    )
     assert "not in this table" not in text
 
 
 def test_a_figure_caption_names_the_data_set_it_draws():
-    from forestrepro.report.build import figure_caption
+    from forestrepro.report.sections import figure_caption
 
-    assert figure_caption({"caption": "kappa-error diagram of {dataset}: pairs", "dataset": "wine"}) == \
-        "kappa-error diagram of wine: pairs"
+    assert (
+        figure_caption({"caption": "kappa-error diagram of {dataset}: pairs", "dataset": "wine"})
+        == "kappa-error diagram of wine: pairs"
+    )
     assert figure_caption({"caption": "centroids"}) == "centroids"
 
 
@@ -208,17 +223,38 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
 
     # wine is far from the paper (published 0.9438 for SVMs), sonar and ionosphere are not computed
     scores = {("wine", m): [0.5, 0.5] for m in SPEC["method_order"]}
-    spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": [], "methods": []}, "claims": [
-        {"text": "svm beats knn on 2 of 3", "kind": "better_on_count", "a": "svm", "b": "knn", "count": 2},
-    ]}
+    spec = {
+        **SPEC,
+        "experiment": "main",
+        "unplaced": {"datasets": [], "methods": []},
+        "claims": [
+            {
+                "text": "svm beats knn on 2 of 3",
+                "kind": "better_on_count",
+                "a": "svm",
+                "b": "knn",
+                "count": 2,
+            },
+        ],
+    }
     write_table(build_table(_runs(scores), spec), tmp_path / "tables" / "brf_table2")
-    record = {"job": "brf/main/svm/wine", "rows": 2, "wall_seconds": 1.0, "made": "2026-01-01T00:00:00Z",
-              "git": {"commit": "abc", "clean": True}, "code": {"digest": "0" * 64}, "spec": {"dataset": "wine"},
-              "data": {}, "environment": {"machine": "m", "python": "3.11", "packages": {}}}
+    record = {
+        "job": "brf/main/svm/wine",
+        "rows": 2,
+        "wall_seconds": 1.0,
+        "made": "2026-01-01T00:00:00Z",
+        "git": {"commit": "abc", "clean": True},
+        "code": {"digest": "0" * 64},
+        "spec": {"dataset": "wine"},
+        "data": {},
+        "environment": {"machine": "m", "python": "3.11", "packages": {}},
+    }
     out = Path("results") / "report" / "t"
     # svm on sonar ran (it has a record) but left no value, as a C2RF job whose samples all time out
     ran_empty = {**record, "job": "brf/main/svm/sonar", "spec": {"dataset": "sonar"}}
-    build_report("t", [(tmp_path / "tables" / "brf_table2", spec, None)], [], {}, [record, ran_empty], out, n_jobs=9)
+    build_report(
+        "t", [(tmp_path / "tables" / "brf_table2", spec, None)], [], {}, [record, ran_empty], out, n_jobs=9
+    )
     md, page = (out / "index.md").read_text(), (out / "index.html").read_text()
     anchor = "table2-test-table"
     # one summary line per table, linked to its section; the claim is undecided with 2 cells missing
@@ -235,8 +271,15 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     # the same table marked as an ablation: its cells outside tolerance are its finding, not
     # unexplained deviations of the reproduction
     write_table(build_table(_runs(scores), {**spec, "ablation": True}), tmp_path / "tables" / "brf_table2")
-    build_report("t", [(tmp_path / "tables" / "brf_table2", {**spec, "ablation": True}, None)], [], {},
-                 [record], out, n_jobs=9)
+    build_report(
+        "t",
+        [(tmp_path / "tables" / "brf_table2", {**spec, "ablation": True}, None)],
+        [],
+        {},
+        [record],
+        out,
+        n_jobs=9,
+    )
     md = (out / "index.md").read_text()
     assert f"| BRF | [table2](#{anchor}) | 0 of 3 | ablation: 3 outside | 6 | 0 / 0 / 1 |" in md
     assert "#### Deviations" not in md and "not counted as unexplained" in md
@@ -245,37 +288,79 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
 def test_a_cause_is_attached_only_where_its_test_holds():
     from forestrepro.report.deviations import UNEXPLAINED, explain
 
-    cells = pd.DataFrame({
-        "dataset": ["d1", "d2", "d3"], "method": ["m", "m", "b"],
-        "published_mean": [0.90, 0.90, 0.70], "mean": [0.80, 0.80, 0.80], "delta": [-0.10, -0.10, 0.10],
-        "tolerance": [0.02, 0.02, 0.02], "within": [False, False, False],
-    })
+    cells = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2", "d3"],
+            "method": ["m", "m", "b"],
+            "published_mean": [0.90, 0.90, 0.70],
+            "mean": [0.80, 0.80, 0.80],
+            "delta": [-0.10, -0.10, 0.10],
+            "tolerance": [0.02, 0.02, 0.02],
+            "within": [False, False, False],
+        }
+    )
     # the other reading (table "alt") gives 0.89 on d1 (within 0.02 of 0.90) but 0.85 on d2 (not)
     alt = pd.DataFrame({"dataset": ["d1", "d2"], "method": ["m_alt", "m_alt"], "mean": [0.89, 0.85]})
-    spec = {"paper": "p", "table": "t", "causes": [
-        {"cause": "reading", "text": "per-tree subsets (method.m.params.feature_subset)", "test": "ablation_within",
-         "ablation_table": "alt", "ablation_method": "m_alt", "methods": ["m"]},
-        {"cause": "baseline", "text": "our tuned baseline", "test": "better_than_published", "methods": ["b"]},
-    ]}
-    got = explain(cells, spec, {"alt": alt}.get, {"d2": {"published": {"p": {"rows": 100}}}},
-                  {"d2": {"shape": {"rows": 50}}}).set_index("dataset")
+    spec = {
+        "paper": "p",
+        "table": "t",
+        "causes": [
+            {
+                "cause": "reading",
+                "text": "per-tree subsets (method.m.params.feature_subset)",
+                "test": "ablation_within",
+                "ablation_table": "alt",
+                "ablation_method": "m_alt",
+                "methods": ["m"],
+            },
+            {
+                "cause": "baseline",
+                "text": "our tuned baseline",
+                "test": "better_than_published",
+                "methods": ["b"],
+            },
+        ],
+    }
+    got = explain(
+        cells,
+        spec,
+        {"alt": alt}.get,
+        {"d2": {"published": {"p": {"rows": 100}}}},
+        {"d2": {"shape": {"rows": 50}}},
+    ).set_index("dataset")
     assert got.loc["d1", "cause"] == "reading" and "alt / m_alt: 0.8900" in got.loc["d1", "evidence"]
     assert got.loc["d2", "cause"] == UNEXPLAINED  # the test fails: no cause, only a candidate
     assert got.loc["d2", "candidates"] == "our data differs from the paper's Table 1: rows 50 (paper 100)"
     assert got.loc["d3", "cause"] == "baseline"  # b beats its published value by 0.10 > 0.02
     # lower is better: the same delta is now worse than published, so the baseline rule does not hold
-    flipped = explain(cells, {**spec, "higher_is_better": False}, {"alt": alt}.get, {}, {}).set_index("dataset")
+    flipped = explain(cells, {**spec, "higher_is_better": False}, {"alt": alt}.get, {}, {}).set_index(
+        "dataset"
+    )
     assert flipped.loc["d3", "cause"] == UNEXPLAINED
     # the runs say the method was fed 100 rows (the file's 50 less duplicates would be fewer): no candidate
-    fed = explain(cells.assign(rows_fed=[None, 100, None]), spec, {"alt": alt}.get,
-                  {"d2": {"published": {"p": {"rows": 100}}}}, {"d2": {"shape": {"rows": 50}}}).set_index("dataset")
+    fed = explain(
+        cells.assign(rows_fed=[None, 100, None]),
+        spec,
+        {"alt": alt}.get,
+        {"d2": {"published": {"p": {"rows": 100}}}},
+        {"d2": {"shape": {"rows": 50}}},
+    ).set_index("dataset")
     assert fed.loc["d2", "cause"] == UNEXPLAINED and fed.loc["d2", "candidates"] == ""
 
 
 def test_a_table_keeps_the_rows_its_runs_fed_the_method():
-    runs = pd.DataFrame({"dataset": ["a", "a"], "method": ["m", "m"], "accuracy": [0.5, 0.7], "n_rows": [90, 90]})
-    spec = {**SPEC, "methods": {"m": "M"}, "method_order": ["m"], "datasets": {"a": "A"}, "dataset_order": ["a"],
-            "published": "brf_table2_accuracy.csv", "rank": False}
+    runs = pd.DataFrame(
+        {"dataset": ["a", "a"], "method": ["m", "m"], "accuracy": [0.5, 0.7], "n_rows": [90, 90]}
+    )
+    spec = {
+        **SPEC,
+        "methods": {"m": "M"},
+        "method_order": ["m"],
+        "datasets": {"a": "A"},
+        "dataset_order": ["a"],
+        "published": "brf_table2_accuracy.csv",
+        "rank": False,
+    }
     assert build_table(runs, spec).cells["rows_fed"].tolist() == [90]
     assert "rows_fed" not in build_table(runs.drop(columns="n_rows"), spec).cells
 
@@ -284,18 +369,31 @@ def test_cause_rules_must_name_tables_of_the_paper():
     from forestrepro.config import ConfigError, compose_config
 
     with pytest.raises(ConfigError, match=r"paper.rcrf.causes\[0\].*unknown table 'tabel2'"):
-        compose_config(['+paper.rcrf.causes=[{cause: reading, text: t, test: ablation_within, ablation_table: tabel2}]'])
+        compose_config(
+            ["+paper.rcrf.causes=[{cause: reading, text: t, test: ablation_within, ablation_table: tabel2}]"]
+        )
     with pytest.raises(ConfigError, match="ablation_table"):
-        compose_config(['+paper.rcrf.causes=[{cause: reading, text: t, test: ablation_within}]'])
+        compose_config(["+paper.rcrf.causes=[{cause: reading, text: t, test: ablation_within}]"])
 
 
 def test_a_published_value_beyond_our_limit_is_said_so_with_or_without_our_value():
-    from forestrepro.report.build import _verdict
+    from forestrepro.report.cells import _verdict
 
     spec = {"limit": "time_limit", "limit_value": 10.0, "paper": "c2rf", "experiment": "biased"}
-    beyond = pd.Series({"mean": float("nan"), "published_mean": 5000.0, "n_folds": 5, "beyond_limit": True,
-                        "within": None, "method": "c2rf", "dataset": "phoneme"})
-    assert _verdict(beyond, spec, {}).text.startswith("beyond our limit: the paper's value exceeds our time_limit of 10")
+    beyond = pd.Series(
+        {
+            "mean": float("nan"),
+            "published_mean": 5000.0,
+            "n_folds": 5,
+            "beyond_limit": True,
+            "within": None,
+            "method": "c2rf",
+            "dataset": "phoneme",
+        }
+    )
+    assert _verdict(beyond, spec, {}).text.startswith(
+        "beyond our limit: the paper's value exceeds our time_limit of 10"
+    )
     ours = beyond.copy()
     ours["mean"] = 9.5
     assert _verdict(ours, spec, {}).text.startswith("beyond our limit")
@@ -310,22 +408,57 @@ def test_an_empty_cell_says_what_its_runs_did(tmp_path, monkeypatch):
     from forestrepro.report.build import build_report
 
     monkeypatch.chdir(tmp_path)
-    rows = [{"dataset": "wine", "method": m, "fold": i, "accuracy": a, "seconds": t, "solved": ok, "status": st}
-            for m, runs in {"svm": [(0.9, 1.0, True, "optimal")] * 3,
-                            "knn": [(float("nan"), 10.0, False, "time_limit")] * 2 + [(0.7, 3.0, True, "optimal")],
-                            "rf": [(float("nan"), 10.0, False, "time_limit")] * 3}.items()
-            for i, (a, t, ok, st) in enumerate(runs)]
-    spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": [], "methods": []}, "claims": [], "rank": False,
-            "dataset_order": ["wine"], "datasets": {"wine": "wine"}}
-    records = [{"job": f"brf/main/{m}/wine", "rows": 3, "wall_seconds": 1.0, "made": "2026-01-01T00:00:00Z",
-                "git": {"commit": "abc", "clean": True}, "code": {"digest": "0" * 64}, "spec": {"dataset": "wine"},
-                "data": {}, "environment": {"machine": "m", "python": "3.11", "packages": {}}} for m in ("svm", "knn", "rf")]
+    rows = [
+        {"dataset": "wine", "method": m, "fold": i, "accuracy": a, "seconds": t, "solved": ok, "status": st}
+        for m, runs in {
+            "svm": [(0.9, 1.0, True, "optimal")] * 3,
+            "knn": [(float("nan"), 10.0, False, "time_limit")] * 2 + [(0.7, 3.0, True, "optimal")],
+            "rf": [(float("nan"), 10.0, False, "time_limit")] * 3,
+        }.items()
+        for i, (a, t, ok, st) in enumerate(runs)
+    ]
+    spec = {
+        **SPEC,
+        "experiment": "main",
+        "unplaced": {"datasets": [], "methods": []},
+        "claims": [],
+        "rank": False,
+        "dataset_order": ["wine"],
+        "datasets": {"wine": "wine"},
+    }
+    records = [
+        {
+            "job": f"brf/main/{m}/wine",
+            "rows": 3,
+            "wall_seconds": 1.0,
+            "made": "2026-01-01T00:00:00Z",
+            "git": {"commit": "abc", "clean": True},
+            "code": {"digest": "0" * 64},
+            "spec": {"dataset": "wine"},
+            "data": {},
+            "environment": {"machine": "m", "python": "3.11", "packages": {}},
+        }
+        for m in ("svm", "knn", "rf")
+    ]
     out = Path("results") / "report" / "t"
     write_table(build_table(pd.DataFrame(rows), spec), tmp_path / "tables" / "acc")
     timed = {**spec, "metric": "seconds", "aggregate": "median", "min_solved_share": 0.6}
     write_table(build_table(pd.DataFrame(rows), timed), tmp_path / "tables" / "time")
-    build_report("t", [(tmp_path / "tables" / "acc", spec, None), (tmp_path / "tables" / "time", timed, None)], [], {},
-                 records, out, n_jobs=3)
+    build_report(
+        "t",
+        [(tmp_path / "tables" / "acc", spec, None), (tmp_path / "tables" / "time", timed, None)],
+        [],
+        {},
+        records,
+        out,
+        n_jobs=3,
+    )
     md = (out / "index.md").read_text()
-    assert "wine / rf: no value: the job ran, but none of its 3 runs has one (solver status: time_limit x3)" in md
-    assert "wine / knn: no value: 1 of 3 runs solved within the time limit, fewer than the 60% the table needs" in md
+    assert (
+        "wine / rf: no value: the job ran, but none of its 3 runs has one (solver status: time_limit x3)"
+        in md
+    )
+    assert (
+        "wine / knn: no value: 1 of 3 runs solved within the time limit, fewer than the 60% the table needs"
+        in md
+    )

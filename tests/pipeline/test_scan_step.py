@@ -44,17 +44,25 @@ def test_the_cascades_of_a_scanned_split_share_one_scan_and_others_have_none(tmp
     mnist = {scans[f"wdf/main/{m}/mnist_test/repeat0"] for m in CASCADES}
     assert len(semg) == 1 and len(mnist) == 1 and semg != mnist
     assert semg.pop().startswith("wdf/semg/")
-    assert all(scans[f"wdf/main/{m}/{d}/repeat{k}"] is None for m in CASCADES
-               for d in ("adult", "yeast", "letter", "gtzan", "imdb") for k in range(5))
+    assert all(
+        scans[f"wdf/main/{m}/{d}/repeat{k}"] is None
+        for m in CASCADES
+        for d in ("adult", "yeast", "letter", "gtzan", "imdb")
+        for k in range(5)
+    )
     # two splits of a scanned data set: each its own scan, shared by the split's cascades
-    two = _scans(compose_config(["papers=[wdf]", "paper.wdf.dataset_options.semg.repeats=2"], profile="paper"), tmp_path)
+    two = _scans(
+        compose_config(["papers=[wdf]", "paper.wdf.dataset_options.semg.repeats=2"], profile="paper"),
+        tmp_path,
+    )
     splits = [{two[f"wdf/main/{m}/semg/repeat{k}"] for m in CASCADES} for k in range(2)]
     assert all(len(s) == 1 for s in splits) and splits[0] != splits[1]
 
 
 def test_a_changed_scanner_setting_makes_a_scan_of_its_own(tmp_path):
-    scans = _scans(compose_config(["papers=[wdf]", "method.wdf.params.scanner.n_trees=7"],
-                                  profile="paper"), tmp_path)
+    scans = _scans(
+        compose_config(["papers=[wdf]", "method.wdf.params.scanner.n_trees=7"], profile="paper"), tmp_path
+    )
     assert scans["wdf/main/df/semg/repeat0"] == scans["wdf/main/wdf_oob/semg/repeat0"]
     assert scans["wdf/main/wdf/semg/repeat0"] != scans["wdf/main/df/semg/repeat0"]
 
@@ -64,13 +72,28 @@ def test_scanning_a_job_whose_data_is_not_scanned_is_a_clear_error(tmp_path, cap
     jobs = write_job_specs(cfg, "t", tmp_path)
     yeast = next(job for job in jobs if job.path == "wdf/main/df/yeast")
     data = tmp_path / "data" / "yeast.parquet"
-    assert main(["fetch", "--spec", str(dataset_spec_path(tmp_path, cfg["dataset"]["yeast"])),
-                 "--out", str(data), "--provenance", str(tmp_path / "p.json"),
-                 "--sources", "mirror", "--mirror-dir", str(MIRROR),
-                 "--openml-cache", str(tmp_path / "openml")]) == 0
+    assert (
+        main(
+            [
+                "fetch",
+                "--spec",
+                str(dataset_spec_path(tmp_path, cfg["dataset"]["yeast"])),
+                "--out",
+                str(data),
+                "--provenance",
+                str(tmp_path / "p.json"),
+                "--sources",
+                "mirror",
+                "--mirror-dir",
+                str(MIRROR),
+                "--openml-cache",
+                str(tmp_path / "openml"),
+            ]
+        )
+        == 0
+    )
     spec = job_spec_path(tmp_path, "t", yeast)
-    assert main(["scan", "--spec", str(spec), "--data", str(data),
-                 "--out", str(tmp_path / "scan.json")]) == 2
+    assert main(["scan", "--spec", str(spec), "--data", str(data), "--out", str(tmp_path / "scan.json")]) == 2
     err = capsys.readouterr().err
     assert "'df'" in err and "no 'scan'" in err
     assert not (tmp_path / "scan.json").exists()
@@ -81,10 +104,24 @@ def test_the_workflow_scans_once_and_the_cascade_jobs_read_the_scan(tmp_path):
     runs = [f"results/runs/tiny/wdf/main/{m}/letter.csv" for m in CASCADES]
     overrides = "overrides=[" + ",".join(f'"{o}"' for o in SCANNED_LETTER) + "]"
     proc = subprocess.run(
-        [SNAKEMAKE, *runs, "--snakefile", str(REPO / "Snakefile"), "--directory", str(tmp_path),
-         "--cores", "2", "--config", "tag=tiny", overrides],
-        check=False, env={**os.environ, "FORESTREPRO_MIRROR": str(MIRROR)},
-        capture_output=True, text=True)
+        [
+            SNAKEMAKE,
+            *runs,
+            "--snakefile",
+            str(REPO / "Snakefile"),
+            "--directory",
+            str(tmp_path),
+            "--cores",
+            "2",
+            "--config",
+            "tag=tiny",
+            overrides,
+        ],
+        check=False,
+        env={**os.environ, "FORESTREPRO_MIRROR": str(MIRROR)},
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("rule scan:") + proc.stderr.count("rule scan:") == 1
     (record,) = (tmp_path / "results" / "runs" / "tiny" / "scans" / "wdf" / "letter").glob("*.json")

@@ -35,14 +35,25 @@ def _overrides(extra=()):
     return "overrides=[" + ",".join(f'"{o}"' for o in [*TINY, *extra]) + "]"
 
 
-def snakemake(workdir: Path, *args: str, check: bool = True, extra_overrides=(), background=False, mirror=MIRROR):
+def snakemake(
+    workdir: Path, *args: str, check: bool = True, extra_overrides=(), background=False, mirror=MIRROR
+):
     cmd = [
-        SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-        "--config", "tag=tiny", _overrides(extra_overrides), *args,
+        SNAKEMAKE,
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--config",
+        "tag=tiny",
+        _overrides(extra_overrides),
+        *args,
     ]
     env = {**os.environ, "FORESTREPRO_MIRROR": str(mirror)}
     if background:
-        return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        return subprocess.Popen(
+            cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        )
     proc = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
@@ -60,7 +71,9 @@ def test_report_is_made(finished_run):
     report = (finished_run / "results" / "report" / "tiny" / "index.md").read_text()
     assert "wine" in report and "sonar" in report and "SVMs" in report
     assert (finished_run / "results" / "report" / "tiny" / "index.html").exists()
-    embedded = (finished_run / "results" / "snakemake_report" / "tiny" / "tiny.html").read_text()  # snakemake --report's
+    embedded = (
+        finished_run / "results" / "snakemake_report" / "tiny" / "tiny.html"
+    ).read_text()  # snakemake --report's
     assert "data:image/png;base64," in embedded and 'src="figures/' not in embedded
     assert (finished_run / "results" / "report" / "tiny" / "figures" / "brf_table2_cd.png").exists()
     assert (finished_run / "figures" / "tiny" / "brf_table2_cd.pdf").exists()
@@ -79,7 +92,8 @@ def test_unchanged_rerun_does_nothing(finished_run):
 
 
 def test_interrupted_run_resumes_without_redoing_finished_jobs_and_cores_do_not_change_the_numbers(
-        finished_run, tmp_path):
+    finished_run, tmp_path
+):
     """One run at --cores 1, stopped after two jobs and resumed: the finished jobs are not redone,
     and its tables are byte for byte those of the --cores 2 run (one run checks both, since a
     whole run costs minutes)."""
@@ -103,13 +117,22 @@ def test_interrupted_run_resumes_without_redoing_finished_jobs_and_cores_do_not_
 
 
 def test_bad_override_stops_with_the_valid_keys(tmp_path):
-    proc = snakemake(tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["method.rf.params.n_trees=3"])
+    proc = snakemake(
+        tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["method.rf.params.n_trees=3"]
+    )
     assert proc.returncode != 0
     assert "n_trees" in proc.stderr + proc.stdout and "n_estimators" in proc.stderr + proc.stdout
 
 
 def test_unknown_dataset_stops_with_the_valid_names(tmp_path):
-    proc = snakemake(tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["paper.brf.experiments.main.datasets=[wnie]"])
+    proc = snakemake(
+        tmp_path,
+        "--cores",
+        "1",
+        "--dry-run",
+        check=False,
+        extra_overrides=["paper.brf.experiments.main.datasets=[wnie]"],
+    )
     assert proc.returncode != 0
     assert "unknown data set 'wnie'" in proc.stderr + proc.stdout
 
@@ -138,7 +161,9 @@ def test_plain_snakemake_keeps_going_past_a_failed_job_and_exits_non_zero(tmp_pa
     # run keeps going: KNN with more neighbours than wine has training rows fails at fit
     # time, every other job finishes, the failure is named, and the exit code says so.
     overrides = ["paper.brf.experiments.main.datasets=[wine]", "method.knn.grid.n_neighbors=[1000]"]
-    proc = snakemake(tmp_path, "only=brf/main/*", "--cores", "2", "records", check=False, extra_overrides=overrides)
+    proc = snakemake(
+        tmp_path, "only=brf/main/*", "--cores", "2", "records", check=False, extra_overrides=overrides
+    )
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "Error in rule train" in out and "job=brf/main/knn/wine" in out
@@ -175,12 +200,16 @@ def test_a_deleted_table_or_figure_is_made_again(finished_run):
 def test_planning_writes_nothing_so_a_dry_run_cannot_change_a_running_tag(tmp_path):
     # Specs are written under Snakemake's lock (onstart), never while the Snakefile is parsed:
     # a dry run, or a second run refused for the lock, leaves a running tag's inputs alone.
-    proc = snakemake(tmp_path, "--cores", "1", "--dry-run", extra_overrides=["method.rf.params.n_estimators=3"])
+    proc = snakemake(
+        tmp_path, "--cores", "1", "--dry-run", extra_overrides=["method.rf.params.n_estimators=3"]
+    )
     assert "rule train:" in proc.stdout
     assert not (tmp_path / "results").exists(), sorted(p for p in tmp_path.rglob("*") if p.is_file())[:5]
 
 
-def test_data_files_are_keyed_by_content_and_not_refetched_for_where_they_are_read_from(finished_run, tmp_path):
+def test_data_files_are_keyed_by_content_and_not_refetched_for_where_they_are_read_from(
+    finished_run, tmp_path
+):
     data = finished_run / "results" / "data"
     made = {p.name: p.stat().st_mtime_ns for p in data.glob("*.parquet")}
     assert made and all(re.fullmatch(r"[a-z0-9_]+-[0-9a-f]{12}\.parquet", name) for name in made)
@@ -190,8 +219,9 @@ def test_data_files_are_keyed_by_content_and_not_refetched_for_where_they_are_re
         out = snakemake(finished_run, "--cores", "1", "--dry-run", **kwargs)
         assert "Nothing to be done" in out.stdout + out.stderr, out.stdout
     # a tag that changes a data set gets files of its own and leaves the shared ones alone
-    plan = snakemake(finished_run, "tag=other", "--cores", "1", "--dry-run",
-                     extra_overrides=["dataset.wine.notes=changed"]).stdout
+    plan = snakemake(
+        finished_run, "tag=other", "--cores", "1", "--dry-run", extra_overrides=["dataset.wine.notes=changed"]
+    ).stdout
     fetched = set(re.findall(r"results/data/(wine-[0-9a-f]{12})\.parquet", plan))
     assert len(fetched) == 1 and f"{fetched.pop()}.parquet" not in made
     assert {p.name: p.stat().st_mtime_ns for p in data.glob("*.parquet")} == made
@@ -204,7 +234,9 @@ def test_a_c2rf_job_reserves_one_core_and_a_forest_job_four(tmp_path):
     assert threads["c2rf/biased/c2rf_plus/phoneme"] == "1" and threads["c2rf/srs/c2rf_rf/phoneme"] == "1"
     assert threads["brf/main/rf/wine"] == "4"
     # a method's resources.threads sets what its jobs reserve (a cluster's smaller nodes)
-    proc = snakemake(tmp_path, "--cores", "8", "--dry-run", extra_overrides=["+method.rf.resources.threads=2"])
+    proc = snakemake(
+        tmp_path, "--cores", "8", "--dry-run", extra_overrides=["+method.rf.resources.threads=2"]
+    )
     threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
     assert threads["brf/main/rf/wine"] == "2" and threads["brf/main/knn/wine"] == "4"
 

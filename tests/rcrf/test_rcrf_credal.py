@@ -3,6 +3,7 @@ leaf rule, the subset size, Fayyad-Irani discretisation and raw-threshold mappin
 
 import numpy as np
 import pytest
+from rcrf_data import load_pmlb
 
 from forestrepro.ensembles.credal import (
     CredalForestClassifier,
@@ -13,8 +14,6 @@ from forestrepro.ensembles.credal import (
 from forestrepro.trees import PluggableTreeClassifier
 from forestrepro.trees._nodes import LEAF
 from forestrepro.trees.rules import BestThreshold
-
-from rcrf_data import load_pmlb
 
 
 def _fit(tree, X, y, weight=None):
@@ -65,15 +64,15 @@ def test_mdl_cut_points():
     # alternating classes: no cut pays for itself
     assert mdl_cut_points(x, np.arange(30) % 2, np.ones(30), 2).size == 0
     # four rows 0 0 1 1: Gain 1 > (log2 3 + log2 7 - 2) / 4 = 0.598, one cut
-    np.testing.assert_array_equal(mdl_cut_points(x[:4], np.array([0, 0, 1, 1]), np.ones(4), 2),
-                                  [1.5])
+    np.testing.assert_array_equal(mdl_cut_points(x[:4], np.array([0, 0, 1, 1]), np.ones(4), 2), [1.5])
     # weights are multiplicities; rows of weight 0 do not count
     rng = np.random.default_rng(0)
     xs, ys = rng.integers(0, 12, 60).astype(np.float32), rng.integers(0, 3, 60)
     w = rng.integers(0, 3, 60).astype(float)
     keep = np.repeat(np.arange(60), w.astype(int))
-    np.testing.assert_array_equal(mdl_cut_points(xs, ys, w, 3),
-                                  mdl_cut_points(xs[keep], ys[keep], np.ones(keep.size), 3))
+    np.testing.assert_array_equal(
+        mdl_cut_points(xs, ys, w, 3), mdl_cut_points(xs[keep], ys[keep], np.ones(keep.size), 3)
+    )
     with pytest.raises(ValueError, match="integer"):
         mdl_cut_points(xs, ys, w / 2, 3)
 
@@ -82,8 +81,7 @@ def test_mdl_gain_threshold_by_hand():
     x = np.arange(4, dtype=np.float32)
     # classes 0 0 0 | 1: E = 0, Gain = Ent(3, 1) = 0.811278; Delta = log2 7 - 2 * 0.811278
     # = 1.184799; threshold (log2 3 + Delta) / 4 = 0.692441 < Gain: cut at 2.5.
-    np.testing.assert_array_equal(mdl_cut_points(x, np.array([0, 0, 0, 1]), np.ones(4), 2),
-                                  [2.5])
+    np.testing.assert_array_equal(mdl_cut_points(x, np.array([0, 0, 0, 1]), np.ones(4), 2), [2.5])
     # classes 0 | 1 0 1: E = 3/4 Ent(1, 2) = 0.688722, Gain = 1 - E = 0.311278;
     # Delta = log2 7 - (2 * 1 - 0 - 2 * 0.918296) = 2.643947; threshold
     # (log2 3 + Delta) / 4 = 1.057228 > Gain: no cut.
@@ -92,20 +90,20 @@ def test_mdl_gain_threshold_by_hand():
 
 def test_discretised_tree_predicts_on_raw_values():
     X, y = load_pmlb("wine_recognition")
-    weight = np.bincount(np.random.default_rng(0).integers(0, len(y), len(y)),
-                         minlength=len(y)).astype(float)
-    credal = _fit(CredalTree(BestThreshold("iig"), max_features=4, discretize="mdl",
-                             random_state=5), X, y, weight)
+    weight = np.bincount(np.random.default_rng(0).integers(0, len(y), len(y)), minlength=len(y)).astype(float)
+    credal = _fit(
+        CredalTree(BestThreshold("iig"), max_features=4, discretize="mdl", random_state=5), X, y, weight
+    )
     codes = bin_codes(X, credal.cut_points_)
-    on_codes = _fit(PluggableTreeClassifier(BestThreshold("iig"), max_features=4,
-                                            random_state=5), codes, y, weight)
+    on_codes = _fit(
+        PluggableTreeClassifier(BestThreshold("iig"), max_features=4, random_state=5), codes, y, weight
+    )
     np.testing.assert_array_equal(credal.tree_.apply(X), on_codes.tree_.apply(codes))
     internal = np.flatnonzero(credal.tree_.children_left != LEAF)
-    assert all(credal.tree_.threshold[n] in credal.cut_points_[credal.tree_.feature[n]]
-               for n in internal)
+    assert all(credal.tree_.threshold[n] in credal.cut_points_[credal.tree_.feature[n]] for n in internal)
     # cut points come from the tree's own bootstrap sample only
     inbag = weight > 0
     for f, cuts in enumerate(credal.cut_points_):
         np.testing.assert_array_equal(
-            cuts, mdl_cut_points(X[inbag, f], np.unique(y, return_inverse=True)[1][inbag],
-                                 weight[inbag], 3))
+            cuts, mdl_cut_points(X[inbag, f], np.unique(y, return_inverse=True)[1][inbag], weight[inbag], 3)
+        )

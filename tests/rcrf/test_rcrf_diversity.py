@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from rcrf_data import load_pmlb, published
 from sklearn.metrics import accuracy_score, cohen_kappa_score, f1_score
 
 from forestrepro.evaluation.diversity import (
@@ -14,14 +15,13 @@ from forestrepro.evaluation.diversity import (
     pairwise_kappa_error,
 )
 
-from rcrf_data import load_pmlb, published
-
 
 def _sklearn_kappas(preds):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return np.array([cohen_kappa_score(preds[i], preds[j])
-                         for i, j in itertools.combinations(range(len(preds)), 2)])
+        return np.array(
+            [cohen_kappa_score(preds[i], preds[j]) for i, j in itertools.combinations(range(len(preds)), 2)]
+        )
 
 
 def test_pairwise_kappa_matches_scikit_learn():
@@ -35,8 +35,7 @@ def test_pairwise_kappa_matches_scikit_learn():
     preds[6] = np.where(y == 1, 0, y)  # class 1 never predicted
     kappa, error = pairwise_kappa_error(preds, y, n_classes)
     assert kappa.shape == error.shape == (15 * 14 // 2,)
-    np.testing.assert_allclose(kappa, _sklearn_kappas(preds), rtol=1e-12, atol=1e-12,
-                               equal_nan=True)
+    np.testing.assert_allclose(kappa, _sklearn_kappas(preds), rtol=1e-12, atol=1e-12, equal_nan=True)
     pairs = list(itertools.combinations(range(15), 2))
     assert np.isnan(kappa[pairs.index((3, 4))]) and kappa[pairs.index((3, 5))] == 0.0
     errors = (preds != y).mean(axis=1)
@@ -51,14 +50,14 @@ def test_pairwise_kappa_checks_its_input():
 
 
 def test_centroid_leaves_out_undefined_pairs():
-    assert kappa_error_centroid([0.2, np.nan, 0.4], [0.1, 0.9, 0.3]) == pytest.approx(
-        (0.3, 0.2))
+    assert kappa_error_centroid([0.2, np.nan, 0.4], [0.1, 0.9, 0.3]) == pytest.approx((0.3, 0.2))
 
 
 def test_oob_metrics_leave_out_rows_never_out_of_bag():
     classes = np.array(["a", "b", "c"])
-    decision = np.array([[0.6, 0.4, 0.0], [np.nan] * 3, [0.2, 0.3, 0.5], [0.5, 0.5, 0.0],
-                         [0.0, 1.0, 0.0], [0.1, 0.1, 0.8]])
+    decision = np.array(
+        [[0.6, 0.4, 0.0], [np.nan] * 3, [0.2, 0.3, 0.5], [0.5, 0.5, 0.0], [0.0, 1.0, 0.0], [0.1, 0.1, 0.8]]
+    )
     y = np.array(["a", "b", "c", "b", "b", "a"])
     result = oob_metrics(decision, y, classes, ["accuracy", "f1_macro", "kappa"])
     y_pred = np.array(["a", "c", "a", "b", "c"])  # ties to the first class
@@ -97,8 +96,13 @@ def _macro_f1s_near(sizes, accuracy):
     macro = []
     for b_right, confused in itertools.product(range(small + 1), range(large + 1)):
         rest = small - b_right
-        cm = np.array([[b_right, rest // 2, rest - rest // 2],
-                       [0, large - confused, confused], [0, confused, large - confused]])
+        cm = np.array(
+            [
+                [b_right, rest // 2, rest - rest // 2],
+                [0, large - confused, confused],
+                [0, confused, large - confused],
+            ]
+        )
         if abs(np.trace(cm) / cm.sum() - accuracy) < 0.001:
             y_true = np.repeat(np.repeat([0, 1, 2], 3), cm.ravel())
             y_pred = np.repeat(np.tile([0, 1, 2], 3), cm.ravel())

@@ -3,6 +3,7 @@ feature subsets, votes, out-of-bag predictions, per-tree predictions, determinis
 
 import numpy as np
 import pytest
+from rcrf_data import load_pmlb
 from sklearn.utils.estimator_checks import check_estimator
 
 from forestrepro.ensembles.credal import BreimanForestClassifier, CredalForestClassifier
@@ -10,18 +11,26 @@ from forestrepro.ensembles.rcrf import PriorityClassTree, RCRFClassifier
 from forestrepro.trees import PluggableTreeClassifier
 from forestrepro.trees._nodes import LEAF
 
-from rcrf_data import load_pmlb
 
-
-@pytest.mark.parametrize("estimator", [
-    RCRFClassifier(10),
-    RCRFClassifier(10, feature_subset="per_tree", priority_draw="present",
-                   absent_class_labels="binary", voting="soft", oob_score=True,
-                   random_state=0),
-    CredalForestClassifier(10),
-    CredalForestClassifier(10, discretize="mdl", oob_score=True, random_state=0),
-    BreimanForestClassifier(10, oob_score=True, random_state=0),
-], ids=["rcrf", "rcrf-other-readings", "crf", "crf-mdl", "rf"])
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        RCRFClassifier(10),
+        RCRFClassifier(
+            10,
+            feature_subset="per_tree",
+            priority_draw="present",
+            absent_class_labels="binary",
+            voting="soft",
+            oob_score=True,
+            random_state=0,
+        ),
+        CredalForestClassifier(10),
+        CredalForestClassifier(10, discretize="mdl", oob_score=True, random_state=0),
+        BreimanForestClassifier(10, oob_score=True, random_state=0),
+    ],
+    ids=["rcrf", "rcrf-other-readings", "crf", "crf-mdl", "rf"],
+)
 @pytest.mark.filterwarnings("ignore:Some inputs do not have OOB scores")
 def test_check_estimator(estimator):
     check_estimator(estimator, on_skip=None)
@@ -53,11 +62,12 @@ def test_a_tree_without_its_priority_class_is_a_gini_tree(ecoli):
     classes, y_encoded = np.unique(y, return_inverse=True)
     omega = len(classes) - 1
     weight = np.where(y_encoded == omega, 0.0, 1.0)  # omega left out of the sample
-    seed = next(s for s in range(100)
-                if np.random.default_rng(s).choice(len(classes)) == omega)
+    seed = next(s for s in range(100) if np.random.default_rng(s).choice(len(classes)) == omega)
     trees = []
-    for tree in (PriorityClassTree(max_features=2, random_state=seed),
-                 PluggableTreeClassifier("gini", max_features=2, random_state=seed)):
+    for tree in (
+        PriorityClassTree(max_features=2, random_state=seed),
+        PluggableTreeClassifier("gini", max_features=2, random_state=seed),
+    ):
         tree.classes_, tree.n_features_in_ = classes, X.shape[1]
         trees.append(tree._fit_encoded(X, y_encoded, weight).tree_)
     assert trees[0].node_count > 1
@@ -78,8 +88,7 @@ def test_feature_subsets_per_node_and_per_tree(ecoli):
     assert max(map(len, used)) > 2
 
 
-@pytest.mark.parametrize("forest", [RCRFClassifier, CredalForestClassifier,
-                                    BreimanForestClassifier])
+@pytest.mark.parametrize("forest", [RCRFClassifier, CredalForestClassifier, BreimanForestClassifier])
 def test_votes_oob_and_tree_predictions(ecoli, forest):
     X, y = ecoli
     model = forest(25, oob_score=True, random_state=0).fit(X, y)
@@ -94,12 +103,16 @@ def test_votes_oob_and_tree_predictions(ecoli, forest):
     np.testing.assert_allclose(model.oob_decision_function_, expected)
 
 
-@pytest.mark.parametrize("forest", [
-    lambda **kw: RCRFClassifier(30, **kw),
-    lambda **kw: RCRFClassifier(30, feature_subset="per_tree", priority_draw="present", **kw),
-    lambda **kw: CredalForestClassifier(30, **kw),
-    lambda **kw: CredalForestClassifier(30, discretize="mdl", **kw),
-], ids=["rcrf", "rcrf-per-tree", "crf", "crf-mdl"])
+@pytest.mark.parametrize(
+    "forest",
+    [
+        lambda **kw: RCRFClassifier(30, **kw),
+        lambda **kw: RCRFClassifier(30, feature_subset="per_tree", priority_draw="present", **kw),
+        lambda **kw: CredalForestClassifier(30, **kw),
+        lambda **kw: CredalForestClassifier(30, discretize="mdl", **kw),
+    ],
+    ids=["rcrf", "rcrf-per-tree", "crf", "crf-mdl"],
+)
 def test_forests_do_not_depend_on_n_jobs(ecoli, forest):
     X, y = ecoli
     fits = [forest(n_jobs=n_jobs, oob_score=True, random_state=3).fit(X, y) for n_jobs in (1, 2)]
@@ -111,8 +124,11 @@ def test_forests_do_not_depend_on_n_jobs(ecoli, forest):
 
 def test_rcrf_rejects_unknown_readings(ecoli):
     X, y = ecoli
-    for params in ({"feature_subset": "per_leaf"}, {"priority_draw": "largest"},
-                   {"absent_class_labels": "zeros"}):
+    for params in (
+        {"feature_subset": "per_leaf"},
+        {"priority_draw": "largest"},
+        {"absent_class_labels": "zeros"},
+    ):
         with pytest.raises(ValueError, match=next(iter(params))):
             RCRFClassifier(2, **params).fit(X, y)
     with pytest.raises(ValueError, match="discretize"):

@@ -13,8 +13,9 @@ from forestrepro.trees.rules import BestThreshold, OriginalLabels, PriorityClass
 # Classes 0 0 0 0 1 1 2 2.  f0 is noise, f1 separates class 2, f2 separates class 0 from
 # {1, 2}.  Gini on the original classes prefers f2 (impurity 2 against 2.67 for f1 and 5
 # for f0); on the binary labels of omega = 2, f1 separates them perfectly.
-X = np.array([[0, 0, 0], [1, 0, 0], [0, 0, 0], [1, 0, 0],
-              [0, 0, 1], [1, 0, 1], [0, 1, 1], [1, 1, 1]], dtype=np.float32)
+X = np.array(
+    [[0, 0, 0], [1, 0, 0], [0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1], [1, 1, 1]], dtype=np.float32
+)
 Y = np.array([0, 0, 0, 0, 1, 1, 2, 2])
 
 
@@ -65,8 +66,7 @@ def _best_gini_score(x, labels, w, n_labels):
     left = np.cumsum(counts, axis=0)[:-1]
     right = counts.sum(axis=0) - left
     w_left, w_right = left.sum(axis=1), right.sum(axis=1)
-    score = -(w_left - (left ** 2).sum(axis=1) / w_left) - (
-        w_right - (right ** 2).sum(axis=1) / w_right)
+    score = -(w_left - (left**2).sum(axis=1) / w_left) - (w_right - (right**2).sum(axis=1) / w_right)
     cuts = xs[1:] > xs[:-1]
     return score[cuts].max() if cuts.any() else -np.inf
 
@@ -92,8 +92,7 @@ def _check_tree(tree, X, y, w, omega, literal):
             values = np.unique(X[r, first])
             assert (f, t) == (first, values[0] / 2 + values[1] / 2)
             continue
-        best = max(_best_gini_score(X[r, g], labels[r], w[r], n_labels)
-                   for g in range(X.shape[1]))
+        best = max(_best_gini_score(X[r, g], labels[r], w[r], n_labels) for g in range(X.shape[1]))
         chosen = _best_gini_score(np.where(X[r, f] <= t, 0.0, 1.0), labels[r], w[r], n_labels)
         assert chosen == pytest.approx(best, abs=1e-9)
 
@@ -103,8 +102,10 @@ def test_every_node_of_rcrf_trees_uses_the_prescribed_labels(absent_class_labels
     rng = np.random.default_rng(0)
     X = rng.integers(0, 6, size=(120, 4)).astype(np.float32)
     y = rng.integers(0, 4, size=120)
-    forest = RCRFClassifier(8, max_features=None, absent_class_labels=absent_class_labels,
-                            random_state=1).fit(X, y)
+    forest = RCRFClassifier(
+        8, max_features=None, absent_class_labels=absent_class_labels, random_state=1
+    ).fit(X, y)
     for tree in forest.estimators_:
-        _check_tree(tree.tree_, X, y, tree.bootstrap_weight_, tree.priority_index_,
-                    absent_class_labels == "binary")
+        _check_tree(
+            tree.tree_, X, y, tree.bootstrap_weight_, tree.priority_index_, absent_class_labels == "binary"
+        )

@@ -17,8 +17,12 @@ def test_the_power_law_is_recovered_exactly_and_one_size_means_proportional():
 
 
 def test_greedy_schedule_by_hand():
-    jobs = [JobCost("a", 2, 8.0, "measured"), JobCost("b", 1, 4.0, "model"), JobCost("c", 1, 3.0, "model"),
-            JobCost("d", 1, None, "unknown")]
+    jobs = [
+        JobCost("a", 2, 8.0, "measured"),
+        JobCost("b", 1, 4.0, "model"),
+        JobCost("c", 1, 3.0, "model"),
+        JobCost("d", 1, None, "unknown"),
+    ]
     # 2 cores: a (8 core-s on 2 threads) runs 0-4; then b on one core 4-8 and c on the other 4-7
     assert makespan(jobs, 2) == pytest.approx(8.0)
     # 4 cores: a 0-4 on two, b 0-4 and c 0-3 beside it
@@ -31,8 +35,15 @@ def test_a_job_is_measured_from_its_record_else_modelled_from_its_methods_record
     def record(path, wall, threads, rows, features):
         prov = tmp_path / f"{path}.provenance.json"
         prov.parent.mkdir(parents=True, exist_ok=True)
-        prov.write_text(json.dumps({"wall_seconds": wall, "threads": threads,
-                                    "data": {"shape": {"rows": rows, "features": features}}}))
+        prov.write_text(
+            json.dumps(
+                {
+                    "wall_seconds": wall,
+                    "threads": threads,
+                    "data": {"shape": {"rows": rows, "features": features}},
+                }
+            )
+        )
 
     record("p/main/m/small", 10.0, 2, 100, 10)  # 20 core-s at size 1,000
     record("p/main/m/mid", 50.0, 2, 500, 10)  # 100 core-s at size 5,000
@@ -41,11 +52,19 @@ def test_a_job_is_measured_from_its_record_else_modelled_from_its_methods_record
     record("p/main/two/big", 100.0, 2, 1000, 10)
     jobs = [JobSpec("p", "main", "m", d) for d in ("small", "mid", "big", "inside", "outside", "nameless")]
     jobs += [JobSpec("p", "main", "other", "small"), JobSpec("p", "main", "two", "inside")]
-    shapes = {"inside": {"rows": 2000, "features": 10}, "outside": {"rows": 2001, "features": 10},
-              "small": {"rows": 1, "features": 1}}  # a record's shape wins over the paper's
+    shapes = {
+        "inside": {"rows": 2000, "features": 10},
+        "outside": {"rows": 2001, "features": 10},
+        "small": {"rows": 1, "features": 1},
+    }  # a record's shape wins over the paper's
     costs = estimate(jobs, {job.path: 2 for job in jobs}, measured(tmp_path), shapes)
-    assert [(c.source, c.core_seconds) for c in costs[:3]] == [("measured", 20.0), ("measured", 100.0),
-                                                               ("measured", 200.0)]
-    assert costs[3].source == "model" and costs[3].core_seconds == pytest.approx(400.0)  # 20,000 = 2 x largest
+    assert [(c.source, c.core_seconds) for c in costs[:3]] == [
+        ("measured", 20.0),
+        ("measured", 100.0),
+        ("measured", 200.0),
+    ]
+    assert costs[3].source == "model" and costs[3].core_seconds == pytest.approx(
+        400.0
+    )  # 20,000 = 2 x largest
     # beyond twice the largest size, with no size, with no record of its method, with 2 records only
     assert [c.source for c in costs[4:]] == ["unknown"] * 4

@@ -22,7 +22,9 @@ def reports(tmp_path, monkeypatch):
     (repo / "src").mkdir(parents=True)
 
     def git(*args):
-        return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+        return subprocess.run(
+            ["git", *args], cwd=repo, capture_output=True, text=True, check=True
+        ).stdout.strip()
 
     git("init", "-q")
     git("config", "user.email", "t@example.org")
@@ -33,13 +35,18 @@ def reports(tmp_path, monkeypatch):
         git("add", ".")
         git("commit", "-qm", version)
         commits.append(git("rev-parse", "HEAD"))
-    writer = ("import os, pathlib, sys; out = pathlib.Path(sys.argv[1]); out.mkdir(parents=True, exist_ok=True); "
-              "src = os.environ.get('PYTHONPATH', 'src').split(os.pathsep)[0]; "
-              "(out / 'index.md').write_text(pathlib.Path(src, 'version.txt').read_text())")
+    writer = (
+        "import os, pathlib, sys; out = pathlib.Path(sys.argv[1]); out.mkdir(parents=True, exist_ok=True); "
+        "src = os.environ.get('PYTHONPATH', 'src').split(os.pathsep)[0]; "
+        "(out / 'index.md').write_text(pathlib.Path(src, 'version.txt').read_text())"
+    )
     monkeypatch.delenv("PYTHONPATH", raising=False)  # the fake reads the library PYTHONPATH names, else src/
     monkeypatch.setattr(module, "REPO", repo)
-    monkeypatch.setattr(module, "snakemake_command",
-                        lambda name, entry, cores: [sys.executable, "-c", writer, f"results/report/paper/{name}"])
+    monkeypatch.setattr(
+        module,
+        "snakemake_command",
+        lambda name, entry, cores: [sys.executable, "-c", writer, f"results/report/paper/{name}"],
+    )
     return module, repo, commits
 
 
@@ -49,8 +56,9 @@ def test_a_pinned_report_is_made_by_its_commits_code_and_the_worktree_goes(repor
     assert (repo / "results/report/paper/r/index.md").read_text() == "old"
     module.rebuild("r", {"tag": "t", "overrides": [], "covers": "x"}, cores=1)  # unpinned: this checkout
     assert (repo / "results/report/paper/r/index.md").read_text() == "new"
-    worktrees = subprocess.run(["git", "worktree", "list"], cwd=repo, capture_output=True, text=True,
-                               check=True).stdout
+    worktrees = subprocess.run(
+        ["git", "worktree", "list"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
     assert len(worktrees.splitlines()) == 1, worktrees
 
 

@@ -36,15 +36,29 @@ def _record(tmp_path, package, spec, files=("methods/a.py",)):
     code = {f: hashes(f) for f in files}
     rows = pd.DataFrame({"fold": [0, 1], "accuracy": [0.1 + 0.2, 1 / 3], "best_params": ['{"C": 2.0}', None]})
     path = tmp_path / "runs" / "p" / "e" / "m" / "d.csv"
-    write_record(rows, {"job": "p/e/m/d", "spec": spec, "spec_digest": spec_digest(spec),
-                        "code": {"digest": code_digest(code), "files": code}}, path)
+    write_record(
+        rows,
+        {
+            "job": "p/e/m/d",
+            "spec": spec,
+            "spec_digest": spec_digest(spec),
+            "code": {"digest": code_digest(code), "files": code},
+        },
+        path,
+    )
     return path
 
 
 def test_rows_round_trip_exactly(tmp_path):
     rng = np.random.default_rng(0)
-    rows = pd.DataFrame({"x": rng.random(200) * 10.0 ** rng.integers(-8, 8, 200), "n": np.arange(200),
-                         "ok": rng.random(200) > 0.5, "name": ["a,b"] * 200})
+    rows = pd.DataFrame(
+        {
+            "x": rng.random(200) * 10.0 ** rng.integers(-8, 8, 200),
+            "n": np.arange(200),
+            "ok": rng.random(200) > 0.5,
+            "name": ["a,b"] * 200,
+        }
+    )
     path = tmp_path / "r.csv"
     prov = write_record(rows, {"job": "j"}, path)
     back = read_rows(path)
@@ -57,7 +71,9 @@ def test_rows_round_trip_exactly(tmp_path):
 def test_list_cells_round_trip_as_lists(tmp_path):
     # RCRF's diversity rows hold one (kappa, error) per pair of trees; C2RF none: both shapes.
     kappa = [0.1 + 0.2, 1 / 3, float("nan")]
-    rows = pd.DataFrame({"fold": [0, 1], "pairs_kappa": [kappa, np.array([0.5, 2 / 3])], "note": ["[x]", None]})
+    rows = pd.DataFrame(
+        {"fold": [0, 1], "pairs_kappa": [kappa, np.array([0.5, 2 / 3])], "note": ["[x]", None]}
+    )
     path = tmp_path / "r.csv"
     assert write_record(rows, {"job": "j"}, path)["json_columns"] == ["pairs_kappa"]
     back = read_rows(path)
@@ -127,9 +143,11 @@ def test_imported_code_names_library_files_only():
 
 def test_a_job_imports_only_its_own_method(tmp_path):
     """Lazy registries: building RCRF imports the RCRF forest, not BRF's Banzhaf code."""
-    script = ("from forestrepro.methods import build_method\n"
-              "build_method({'name': 'r', 'estimator': 'rcrf', 'params': {}, 'grid': {}}).estimator(0)\n"
-              "from forestrepro.record import imported_code\nprint(sorted(imported_code()))\n")
+    script = (
+        "from forestrepro.methods import build_method\n"
+        "build_method({'name': 'r', 'estimator': 'rcrf', 'params': {}, 'grid': {}}).estimator(0)\n"
+        "from forestrepro.record import imported_code\nprint(sorted(imported_code()))\n"
+    )
     files = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert "ensembles/rcrf.py" in files
     assert "trees/banzhaf.py" not in files and "ensembles/brf.py" not in files and "c2rf/" not in files

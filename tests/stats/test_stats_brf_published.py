@@ -44,12 +44,14 @@ def test_published_ties_share_ranks(accuracy):
     ranks = rank_scores(accuracy)
     # ionosphere: SVMs first; RFs and BRFs print the same accuracy and share ranks 2 and 3.
     assert ranks.loc["ionosphere"].to_dict() == {
-        "SVMs": 1.0, "KNNs": 5.0, "RFs": 2.5, "Biau12": 4.0, "BRFs": 2.5
+        "SVMs": 1.0,
+        "KNNs": 5.0,
+        "RFs": 2.5,
+        "Biau12": 4.0,
+        "BRFs": 2.5,
     }
     # isolet: SVMs and BRFs print the same accuracy and share ranks 1 and 2.
-    assert ranks.loc["isolet"].to_dict() == {
-        "SVMs": 1.5, "KNNs": 5.0, "RFs": 3.0, "Biau12": 4.0, "BRFs": 1.5
-    }
+    assert ranks.loc["isolet"].to_dict() == {"SVMs": 1.5, "KNNs": 5.0, "RFs": 3.0, "Biau12": 4.0, "BRFs": 1.5}
 
 
 def test_recomputed_mean_ranks(accuracy):

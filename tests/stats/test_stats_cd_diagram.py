@@ -3,7 +3,8 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from forestrepro.stats import cd_groups, nemenyi_cd, plot_cd_diagram
+from forestrepro.report.cd_diagram import plot_cd_diagram
+from forestrepro.stats import cd_groups, nemenyi_cd
 
 
 def test_groups_of_a_hand_made_vector():

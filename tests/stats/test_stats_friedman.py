@@ -19,9 +19,7 @@ def test_demsar_worked_example(demsar_table6):
     result = friedman_test(demsar_table6)
     assert isinstance(result, FriedmanResult)
     assert (result.k, result.n, result.df1, result.df2) == (4, 14, 3, 39)
-    np.testing.assert_allclose(
-        result.mean_ranks.to_numpy(), [3.143, 2.000, 2.893, 1.964], atol=5e-4
-    )
+    np.testing.assert_allclose(result.mean_ranks.to_numpy(), [3.143, 2.000, 2.893, 1.964], atol=5e-4)
     assert list(result.mean_ranks.index) == ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
     assert result.chi2 == pytest.approx(9.28, abs=5e-3)
     assert result.iman_davenport_f == pytest.approx(3.69, abs=5e-3)

@@ -11,9 +11,7 @@ from forestrepro.stats import nemenyi_cd, nemenyi_pairwise, nemenyi_q
 # Demšar (2006), Table 5(a): critical values q_alpha of the two-tailed Nemenyi test. The
 # printed entries look truncated rather than rounded (k = 3: 2.3437 is printed 2.343), hence
 # the 1e-3 tolerance.
-@pytest.mark.parametrize(
-    "k, expected", [(2, 1.960), (3, 2.343), (4, 2.569), (5, 2.728), (6, 2.850)]
-)
+@pytest.mark.parametrize("k, expected", [(2, 1.960), (3, 2.343), (4, 2.569), (5, 2.728), (6, 2.850)])
 def test_q_alpha_005_matches_demsar_table_5a(k, expected):
     assert nemenyi_q(k, 0.05) == pytest.approx(expected, abs=1e-3)
 
@@ -97,9 +95,7 @@ def test_pairwise_pvalues_agree_with_the_studentized_range(demsar_table6):
     # Demšar: at alpha = 0.05 no pair differs (best vs worst 1.179 < CD 1.25) ...
     assert (p.to_numpy() > 0.05).all()
     # ... at alpha = 0.10 C4.5 is worse than C4.5+m and C4.5+m+cf and nothing else differs.
-    significant = {
-        (a, b) for a in p.index for b in p.columns if a < b and p.loc[a, b] < 0.10
-    }
+    significant = {(a, b) for a in p.index for b in p.columns if a < b and p.loc[a, b] < 0.10}
     assert significant == {("C4.5", "C4.5+m"), ("C4.5", "C4.5+m+cf")}
 
 

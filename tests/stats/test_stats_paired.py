@@ -25,23 +25,43 @@ def test_corrected_t_by_hand_and_plain_t_is_scipys_paired_t():
 
 
 def _rows(method, dataset, values, n_train=80, n_test=20):
-    return [{"method": method, "dataset": dataset, "repeat": r, "fold": 0, "acc": v,
-             "n_train": n_train, "n_test": n_test} for r, v in enumerate(values)]
+    return [
+        {
+            "method": method,
+            "dataset": dataset,
+            "repeat": r,
+            "fold": 0,
+            "acc": v,
+            "n_train": n_train,
+            "n_test": n_test,
+        }
+        for r, v in enumerate(values)
+    ]
 
 
 def test_paired_differences_match_splits_and_count_wins_across_data_sets():
     runs = pd.DataFrame(
-        _rows("a", "x", [90, 92, 91]) + _rows("b", "x", [88, 91, 89])  # a better by 2, 1, 2
-        + _rows("a", "y", [70]) + _rows("b", "y", [75])  # one split: a worse, untestable
-        + _rows("a", "z", [60, 60]) + _rows("b", "z", [60, 60, 61])  # b's third split has no partner
+        _rows("a", "x", [90, 92, 91])
+        + _rows("b", "x", [88, 91, 89])  # a better by 2, 1, 2
+        + _rows("a", "y", [70])
+        + _rows("b", "y", [75])  # one split: a worse, untestable
+        + _rows("a", "z", [60, 60])
+        + _rows("b", "z", [60, 60, 61])  # b's third split has no partner
     )
     result = paired_differences(runs, "a", "b", "acc")
     x, y, z = (result["per_dataset"][k] for k in "xyz")
     assert x["n_splits"] == 3 and x["mean_diff"] == pytest.approx(5 / 3)
     t = (5 / 3) / math.sqrt((1 / 3 + 0.25) * np.var([2, 1, 2], ddof=1))
     assert x["t"] == pytest.approx(t) and x["test"] == "corrected"
-    assert y == {"n_splits": 1, "mean_diff": -5.0, "std_diff": None, "t": None, "p": None, "test": "corrected",
-                 "significant": None}
+    assert y == {
+        "n_splits": 1,
+        "mean_diff": -5.0,
+        "std_diff": None,
+        "t": None,
+        "p": None,
+        "test": "corrected",
+        "significant": None,
+    }
     assert z["n_splits"] == 2 and z["mean_diff"] == 0 and z["p"] is None
     across = result["across"]
     assert (across["wins"], across["losses"], across["ties"]) == (1, 1, 1)

@@ -37,11 +37,9 @@ def test_max_leaf_nodes_grows_the_balanced_tree_of_k_n_cells():
 
 
 def test_max_depth_and_min_samples_split():
-    tree = build_tree(X_NOISY, Y_NOISY, 3, BestThreshold(), stopping=StoppingRules(
-        max_depth=4))
+    tree = build_tree(X_NOISY, Y_NOISY, 3, BestThreshold(), stopping=StoppingRules(max_depth=4))
     assert tree.max_depth == 4
-    tree = build_tree(X_NOISY, Y_NOISY, 3, BestThreshold(), stopping=StoppingRules(
-        min_samples_split=40))
+    tree = build_tree(X_NOISY, Y_NOISY, 3, BestThreshold(), stopping=StoppingRules(min_samples_split=40))
     internal = tree.children_left != -1
     assert tree.n_node_samples[internal].min() >= 40
     # every leaf is pure or too small to split
@@ -55,8 +53,7 @@ def test_misclassified_fraction_stops_a_nearly_pure_node():
     X = np.arange(10, dtype=np.float32)[:, None]
     y = np.array([0] * 9 + [1])
     for threshold, n_nodes in [(0.0, 3), (0.1, 3), (0.11, 1), (0.25, 1)]:
-        tree = build_tree(X, y, 2, BestThreshold(), stopping=StoppingRules(
-            max_error_fraction=threshold))
+        tree = build_tree(X, y, 2, BestThreshold(), stopping=StoppingRules(max_error_fraction=threshold))
         assert tree.node_count == n_nodes, threshold
 
 
@@ -71,8 +68,7 @@ def test_leaves_store_counts_and_predict_frequencies():
     assert tree.value[0].tolist() == np.bincount(Y_NOISY).tolist()
     leaves = tree.apply(X_NOISY)
     proba = model.predict_proba(X_NOISY)
-    np.testing.assert_allclose(proba, tree.value[leaves] / tree.value[leaves].sum(1,
-                                                                                 keepdims=True))
+    np.testing.assert_allclose(proba, tree.value[leaves] / tree.value[leaves].sum(1, keepdims=True))
     np.testing.assert_array_equal(model.predict(X_NOISY), np.argmax(proba, axis=1))
 
 
@@ -87,8 +83,7 @@ def test_per_tree_subspace():
 
 def test_per_node_feature_draws_are_seeded():
     def fit(seed):
-        return PluggableTreeClassifier(max_features=1, random_state=seed).fit(
-            X_NOISY, Y_NOISY).tree_
+        return PluggableTreeClassifier(max_features=1, random_state=seed).fit(X_NOISY, Y_NOISY).tree_
 
     a, b, c = fit(0), fit(0), fit(1)
     np.testing.assert_array_equal(a.feature, b.feature)
@@ -105,8 +100,7 @@ def test_per_node_feature_draws_are_seeded():
 # feature 1 decreases 0.65625 - 6/8 * 0.5 = 0.28125: feature 0 wins.  On the binary labels
 # 1[y == 2]: parent 0.375; feature 0 leaves (3, 0) | (3, 2): 0.375 - 5/8 * 0.48 = 0.075,
 # feature 1 leaves (6, 0) | (0, 2): 0.375: feature 1 wins.
-X_VIEW = np.array([[0, 0], [0, 0], [0, 0], [1, 0], [1, 0], [1, 0], [1, 1], [1, 1]],
-                  np.float32)
+X_VIEW = np.array([[0, 0], [0, 0], [0, 0], [1, 0], [1, 0], [1, 0], [1, 1], [1, 1]], np.float32)
 Y_VIEW = np.array([0, 0, 0, 1, 1, 1, 2, 2])
 
 
@@ -145,8 +139,7 @@ class WidestFeatureMidpoint(PythonSplitRule):
         if width.max() == 0:
             return None
         best = int(np.argmax(width))
-        return int(node.features[best]), (values[:, best].min() / 2.0
-                                          + values[:, best].max() / 2.0)
+        return int(node.features[best]), (values[:, best].min() / 2.0 + values[:, best].max() / 2.0)
 
 
 def test_python_rule_hook():
@@ -180,6 +173,5 @@ def test_unknown_rule_type():
 
 
 def test_midpoint_rule_in_the_estimator():
-    model = PluggableTreeClassifier(Midpoint("gain_ratio", of="data"), max_depth=5).fit(
-        X_NOISY, Y_NOISY)
+    model = PluggableTreeClassifier(Midpoint("gain_ratio", of="data"), max_depth=5).fit(X_NOISY, Y_NOISY)
     assert model.tree_.max_depth <= 5

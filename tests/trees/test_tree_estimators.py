@@ -5,22 +5,31 @@ import numpy as np
 import pytest
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
+from tree_data import load_pmlb
 
 from forestrepro.ensembles.forest import PluggableForestClassifier
 from forestrepro.trees import PluggableTreeClassifier
 from forestrepro.trees.rules import Midpoint
 
-from tree_data import load_pmlb
 
-
-@pytest.mark.parametrize("estimator", [
-    PluggableTreeClassifier(),
-    PluggableTreeClassifier(Midpoint("iig", of="data"), max_features="sqrt", random_state=0),
-    PluggableForestClassifier(n_estimators=10),
-    PluggableForestClassifier(n_estimators=10, split_rule="gain_ratio", voting="hard",
-                              subspace_size=0.5, max_features=None, oob_score=True,
-                              random_state=0),
-], ids=["tree", "tree-midpoint-iig", "forest", "forest-gain-ratio-hard-oob"])
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        PluggableTreeClassifier(),
+        PluggableTreeClassifier(Midpoint("iig", of="data"), max_features="sqrt", random_state=0),
+        PluggableForestClassifier(n_estimators=10),
+        PluggableForestClassifier(
+            n_estimators=10,
+            split_rule="gain_ratio",
+            voting="hard",
+            subspace_size=0.5,
+            max_features=None,
+            oob_score=True,
+            random_state=0,
+        ),
+    ],
+    ids=["tree", "tree-midpoint-iig", "forest", "forest-gain-ratio-hard-oob"],
+)
 @pytest.mark.filterwarnings("ignore:Some inputs do not have OOB scores")
 def test_check_estimator(estimator):
     # no check is waived; only check_array_api_input is skipped (array-api-compat absent)
@@ -34,8 +43,10 @@ def wine():
 
 def test_forest_does_not_depend_on_n_jobs(wine):
     X, y = wine
-    probas = [PluggableForestClassifier(20, n_jobs=n_jobs, random_state=7).fit(
-        X, y).predict_proba(X) for n_jobs in (1, 2)]
+    probas = [
+        PluggableForestClassifier(20, n_jobs=n_jobs, random_state=7).fit(X, y).predict_proba(X)
+        for n_jobs in (1, 2)
+    ]
     np.testing.assert_array_equal(*probas)
     other = PluggableForestClassifier(20, random_state=8).fit(X, y).predict_proba(X)
     assert not np.array_equal(probas[0], other)
@@ -45,12 +56,11 @@ def test_forest_draws_scikit_learns_seeds_and_bootstraps(wine):
     X, y = wine
     ours = PluggableForestClassifier(5, random_state=3).fit(X, y)
     theirs = RandomForestClassifier(5, random_state=3).fit(X, y)
-    assert [t.random_state for t in ours.estimators_] == [
-        t.random_state for t in theirs.estimators_]
+    assert [t.random_state for t in ours.estimators_] == [t.random_state for t in theirs.estimators_]
     from sklearn.ensemble._forest import _generate_sample_indices
+
     for tree, seed in zip(ours.estimators_, [t.random_state for t in theirs.estimators_]):
-        counts = np.bincount(_generate_sample_indices(seed, len(y), len(y), None),
-                             minlength=len(y))
+        counts = np.bincount(_generate_sample_indices(seed, len(y), len(y), None), minlength=len(y))
         np.testing.assert_array_equal(tree.bootstrap_weight_, counts)
 
 
@@ -60,8 +70,7 @@ def test_bootstrap_size_and_no_bootstrap(wine):
     for tree in forest.estimators_:
         assert tree.bootstrap_weight_.sum() == len(y) // 2
         assert tree.tree_.weighted_n_node_samples[0] == len(y) // 2
-    full = PluggableForestClassifier(3, bootstrap=False, max_features=None,
-                                     random_state=0).fit(X, y)
+    full = PluggableForestClassifier(3, bootstrap=False, max_features=None, random_state=0).fit(X, y)
     assert full.estimators_[0].bootstrap_weight_ is None
     # without bootstrap or feature draws every tree is the same
     first, second = full.estimators_[0].tree_, full.estimators_[1].tree_

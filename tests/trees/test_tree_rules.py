@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 from forestrepro.trees import PluggableTreeClassifier, StoppingRules, build_tree
-from forestrepro.trees.rules import BestThreshold, Midpoint
-from forestrepro.trees.rules import gain_ratio, gini, iig
+from forestrepro.trees.rules import BestThreshold, Midpoint, gain_ratio, gini, iig
 
 LOG2_3 = np.log2(3.0)
 
@@ -17,8 +16,7 @@ def _score(module, left, right, params=(1.0, 0.0)):
     params = np.array(params)
     buf = np.zeros((4, len(counts)))
     stat = module.node_stat(counts, counts.sum(), len(counts), params, buf)
-    return module.score(left, right, left.sum(), right.sum(), counts.sum(), len(counts), stat,
-                        params, buf)
+    return module.score(left, right, left.sum(), right.sum(), counts.sum(), len(counts), stat, params, buf)
 
 
 def _root(tree):
@@ -117,11 +115,14 @@ def test_iig_hand_example():
 def test_iig_makes_a_leaf_without_positive_gain():
     # (1, 1) -> H* = 1; each child (1, 0) -> (1, 1)/2, H* = 1; IIG = 1 - 1/2 - 1/2 = 0.
     assert _score(iig, [1, 0], [0, 1]) == pytest.approx(0.0)
-    tree = build_tree(np.array([[1.0], [2.0]], np.float32), np.array([0, 1]), 2,
-                      BestThreshold("iig"))
+    tree = build_tree(np.array([[1.0], [2.0]], np.float32), np.array([0, 1]), 2, BestThreshold("iig"))
     assert tree.node_count == 1
-    assert build_tree(np.array([[1.0], [2.0]], np.float32), np.array([0, 1]), 2,
-                      BestThreshold("gini")).node_count == 3
+    assert (
+        build_tree(
+            np.array([[1.0], [2.0]], np.float32), np.array([0, 1]), 2, BestThreshold("gini")
+        ).node_count
+        == 3
+    )
 
 
 # --- Midpoint --------------------------------------------------------------------------
@@ -138,8 +139,7 @@ def _internal_thresholds(tree):
 
 
 def test_midpoint_of_cell():
-    tree = build_tree(X5, Y5, 2, Midpoint("gini", of="cell"),
-                      root_cell=(np.zeros(1), np.ones(1)))
+    tree = build_tree(X5, Y5, 2, Midpoint("gini", of="cell"), root_cell=(np.zeros(1), np.ones(1)))
     assert _internal_thresholds(tree) == pytest.approx([0.5, 0.25, 0.375])
 
 
@@ -158,8 +158,9 @@ def test_midpoint_picks_the_feature_by_score():
     # feature 0's midpoint 0.5 puts (0, 0, 1) | (1, 1); feature 1's midpoint 0.5 separates
     # the classes: gain ratio picks feature 1.
     X = np.array([[0.1, 0.1], [0.2, 0.2], [0.3, 0.9], [0.8, 0.8], [0.9, 0.7]], np.float32)
-    tree = build_tree(X, Y5, 2, Midpoint("gain_ratio"), root_cell=(np.zeros(2), np.ones(2)),
-                      stopping=_depth(1))
+    tree = build_tree(
+        X, Y5, 2, Midpoint("gain_ratio"), root_cell=(np.zeros(2), np.ones(2)), stopping=_depth(1)
+    )
     assert _root(tree) == (1, 0.5)
 
 
@@ -167,7 +168,8 @@ def _is_dyadic_point(t, lo, hi):
     """``t = lo + (hi - lo) * k / 2**m`` for an odd ``k``: a midpoint of a dyadic subcell."""
     fraction = (t - lo) / (hi - lo)
     return 0 < fraction < 1 and any(
-        abs(fraction * 2**m - round(fraction * 2**m)) < 1e-6 for m in range(1, 30))
+        abs(fraction * 2**m - round(fraction * 2**m)) < 1e-6 for m in range(1, 30)
+    )
 
 
 def test_random_midpoint_cuts_dyadic_midpoints_until_pure():
@@ -177,8 +179,7 @@ def test_random_midpoint_cuts_dyadic_midpoints_until_pure():
     rng = np.random.default_rng(0)
     X = rng.random((200, 3)).astype(np.float32)
     y = (X[:, 0] + X[:, 1] > 1).astype(int)
-    model = PluggableTreeClassifier(Midpoint("random"), root_cell="unit",
-                                    random_state=0).fit(X, y)
+    model = PluggableTreeClassifier(Midpoint("random"), root_cell="unit", random_state=0).fit(X, y)
     tree = model.tree_
     lo, hi = {0: np.zeros(3)}, {0: np.ones(3)}
     n_exact_halves = 0
@@ -200,8 +201,7 @@ def test_random_midpoint_cuts_dyadic_midpoints_until_pure():
 def test_midpoint_skips_empty_halves():
     # cell [0, 1], values {0.1, 0.2}: 0.5 and 0.25 leave a side empty, 0.125 separates.
     X = np.array([[0.1], [0.2]], np.float32)
-    tree = build_tree(X, np.array([0, 1]), 2, Midpoint("gini"),
-                      root_cell=(np.zeros(1), np.ones(1)))
+    tree = build_tree(X, np.array([0, 1]), 2, Midpoint("gini"), root_cell=(np.zeros(1), np.ones(1)))
     assert _internal_thresholds(tree) == [0.125]
 
 

@@ -41,13 +41,13 @@ else:
 
 
 def _check_run_config():
-    """--config takes only the keys of workflow/schemas/run_config.schema.yaml: a typo such as
+    """--config takes only the keys of src/forestrepro/schemas/run_config.schema.yaml: a typo such as
     profil=paper would otherwise run the quick profile."""
     import difflib
 
     import yaml
 
-    schema_path = os.path.join(workflow.basedir, "workflow", "schemas", "run_config.schema.yaml")
+    schema_path = os.path.join(workflow.basedir, "src", "forestrepro", "schemas", "run_config.schema.yaml")
     with open(schema_path, encoding="utf-8") as f:
         valid = sorted(yaml.safe_load(f)["properties"])
     for key in sorted(set(config) - set(valid)):
@@ -79,7 +79,8 @@ def _partial_from_config():
 PARTIAL = _partial_from_config()  # report on the finished runs only (see README)
 
 try:
-    CFG = compose_config(_overrides_from_config(), profile=config.get("profile"))
+    CFG = compose_config(_overrides_from_config(), profile=config.get("profile"),
+                         conf_dir=Path(workflow.basedir) / "conf")
     TAG = compute_tag(CFG, config.get("tag"))
     JOBS, SPEC_FILES = plan_spec_files(CFG, TAG, RESULTS)
 except ConfigError as err:

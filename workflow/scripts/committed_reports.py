@@ -50,9 +50,17 @@ def load_manifest(repo: Path = REPO) -> dict[str, dict]:
 
 def snakemake_command(name: str, entry: dict, cores: int) -> list[str]:
     return [
-        str(Path(sys.executable).with_name("snakemake")), "--cores", str(cores),
-        "--forcerun", *DERIVED_RULES, "--config", "profile=paper", f"tag={entry['tag']}",
-        "overrides=" + json.dumps(entry["overrides"]), f"report_dir={COMMITTED / name}", "records_only=true",
+        str(Path(sys.executable).with_name("snakemake")),
+        "--cores",
+        str(cores),
+        "--forcerun",
+        *DERIVED_RULES,
+        "--config",
+        "profile=paper",
+        f"tag={entry['tag']}",
+        "overrides=" + json.dumps(entry["overrides"]),
+        f"report_dir={COMMITTED / name}",
+        "records_only=true",
         *(["partial=true"] if entry.get("partial") else []),
     ]
 
@@ -68,10 +76,16 @@ def pinned_checkout(name: str, commit: str) -> Path:
     try:
         git("cat-file", "-e", f"{commit}^{{commit}}")
     except subprocess.CalledProcessError:
-        sys.exit(f"{MANIFEST}: report '{name}' is pinned to commit {commit}, which this clone lacks "
-                 "(a shallow clone? git fetch --unshallow)")
-    if subprocess.run(["git", "merge-base", "--is-ancestor", commit, "HEAD"], cwd=REPO, check=False).returncode:
-        sys.exit(f"{MANIFEST}: report '{name}' is pinned to commit {commit}, which is not an ancestor of HEAD")
+        sys.exit(
+            f"{MANIFEST}: report '{name}' is pinned to commit {commit}, which this clone lacks "
+            "(a shallow clone? git fetch --unshallow)"
+        )
+    if subprocess.run(
+        ["git", "merge-base", "--is-ancestor", commit, "HEAD"], cwd=REPO, check=False
+    ).returncode:
+        sys.exit(
+            f"{MANIFEST}: report '{name}' is pinned to commit {commit}, which is not an ancestor of HEAD"
+        )
     checkout = Path(tempfile.mkdtemp(prefix=f"forestrepro-report-{name}-"))
     git("worktree", "add", "--detach", "--force", str(checkout), commit)
     return checkout
@@ -88,8 +102,14 @@ def rebuild(name: str, entry: dict, cores: int) -> None:
     if commit:  # the pinned commit's library, not this checkout's (installed in .venv)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(where / "src"), env.get("PYTHONPATH")]))
     try:
-        proc = subprocess.run(snakemake_command(name, entry, cores), cwd=where, env=env, capture_output=True,
-                              text=True, check=False)
+        proc = subprocess.run(
+            snakemake_command(name, entry, cores),
+            cwd=where,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if commit and proc.returncode == 0:
             shutil.rmtree(REPO / COMMITTED / name, ignore_errors=True)
             shutil.copytree(where / COMMITTED / name, REPO / COMMITTED / name)
@@ -98,29 +118,48 @@ def rebuild(name: str, entry: dict, cores: int) -> None:
             git("worktree", "remove", "--force", str(where))
     if proc.returncode != 0:
         sys.exit(f"rebuilding {COMMITTED / name} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
-    ran = [line.split()[1].rstrip(":") for line in (proc.stdout + proc.stderr).splitlines()
-           if line.startswith(("rule ", "localrule "))]
+    ran = [
+        line.split()[1].rstrip(":")
+        for line in (proc.stdout + proc.stderr).splitlines()
+        if line.startswith(("rule ", "localrule "))
+    ]
     training = [rule for rule in ran if rule not in (*DERIVED_RULES, "all")]
     if training:
-        sys.exit(f"rebuilding {COMMITTED / name} ran {training}: a committed report must come from records alone")
-    print(f"{COMMITTED / name}: rebuilt from records{f' at {commit[:10]}' if commit else ''} in "
-          f"{time.perf_counter() - started:.1f} s "
-          f"({len(ran)} steps: {', '.join(sorted(set(ran)))})")
+        sys.exit(
+            f"rebuilding {COMMITTED / name} ran {training}: a committed report must come from records alone"
+        )
+    print(
+        f"{COMMITTED / name}: rebuilt from records{f' at {commit[:10]}' if commit else ''} in "
+        f"{time.perf_counter() - started:.1f} s "
+        f"({len(ran)} steps: {', '.join(sorted(set(ran)))})"
+    )
 
 
 def check_unchanged() -> None:
     """Fail if the committed reports differ from git's (changed, added or removed files)."""
-    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--", str(COMMITTED)],
-                            cwd=REPO, capture_output=True, text=True, check=True).stdout
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all", "--", str(COMMITTED)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     if status.strip():
-        diff = subprocess.run(["git", "diff", "--stat", "--", str(COMMITTED)], cwd=REPO,
-                              capture_output=True, text=True, check=False).stdout
+        diff = subprocess.run(
+            ["git", "diff", "--stat", "--", str(COMMITTED)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
         sys.exit(f"the rebuilt reports differ from the committed ones:\n{status}\n{diff}")
     print("every committed report was rebuilt byte for byte from the committed records")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--check", action="store_true", help="fail if a rebuilt report differs from git's")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("names", nargs="*", help="only these reports (default: all in the manifest)")

@@ -20,8 +20,14 @@ APPROACHES: dict[str, dict | None] = {
     "only PP": {"preprocess": True},
     "only PD": {"preprocess": False, "priority_dive": True},
     "PP+PD": {"preprocess": True, "priority_dive": True},
-    "p-C2RF+": {"preprocess": True, "local_search": True, "big_m": "row", "dominance": True, "conflicts": True,
-                "integral_eta": True},
+    "p-C2RF+": {
+        "preprocess": True,
+        "local_search": True,
+        "big_m": "row",
+        "dominance": True,
+        "conflicts": True,
+        "integral_eta": True,
+    },
 }
 
 PAPER_COLUMN = {"RF": "RF", "C2RF": "C2RF", "only PP": "only PP", "only PD": "only BR", "PP+PD": "p-C2RF"}

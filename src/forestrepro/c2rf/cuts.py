@@ -45,7 +45,9 @@ def _bitmasks(patterns: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _covers(bits: np.ndarray, order: np.ndarray, popcount: np.ndarray) -> np.ndarray:  # pragma: no cover - numba
+def _covers(
+    bits: np.ndarray, order: np.ndarray, popcount: np.ndarray
+) -> np.ndarray:  # pragma: no cover - numba
     pairs = []
     for b in range(len(bits)):
         found = []
@@ -77,8 +79,14 @@ def _popcount(x: np.uint64) -> int:  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def _conflicts(same: np.ndarray, other: np.ndarray, neighbour_start: np.ndarray, neighbour: np.ndarray,
-               lower: float, upper: float) -> np.ndarray:  # pragma: no cover - numba
+def _conflicts(
+    same: np.ndarray,
+    other: np.ndarray,
+    neighbour_start: np.ndarray,
+    neighbour: np.ndarray,
+    lower: float,
+    upper: float,
+) -> np.ndarray:  # pragma: no cover - numba
     """Pairs (a < b) with upper |same_a & same_b| - lower |other_a & other_b| < 1 and no conflict
     between a (b) and a dominance neighbour of the other, ``neighbour`` in CSR form."""
     n = len(same)
@@ -112,8 +120,9 @@ def _csr(sources: np.ndarray, targets: np.ndarray, n: int) -> tuple[np.ndarray, 
     return np.concatenate([[0], np.cumsum(np.bincount(sources, minlength=n))]), targets[order]
 
 
-def conflict_pairs(patterns: np.ndarray, dominance: np.ndarray, lower: float, upper: float,
-                   v: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def conflict_pairs(
+    patterns: np.ndarray, dominance: np.ndarray, lower: float, upper: float, v: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(pairs that cannot both be negative, pairs that cannot both be positive), rows of
     ``patterns`` (+-1, merged trees counted ``v`` times) indexed as in ``dominance`` (its pairs
     (a, b) mean z_a >= z_b).

@@ -36,8 +36,17 @@ def _scores(y: np.ndarray, z: np.ndarray | None) -> dict:
     return {"accuracy": accuracy(y, z), "mcc": value, "mcc_pct": (value + 1.0) / 2.0 * 100.0}
 
 
-def run_instance(X: np.ndarray, y: np.ndarray, *, sampling: str, seed: int, approaches: dict[str, dict | None],
-                 time_limit: float, bias: str = "inclusion", drop_duplicates: bool = True) -> list[dict]:
+def run_instance(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    sampling: str,
+    seed: int,
+    approaches: dict[str, dict | None],
+    time_limit: float,
+    bias: str = "inclusion",
+    drop_duplicates: bool = True,
+) -> list[dict]:
     """Build the instance (Sec. 5.1 / Appendix A) and run every approach on it; one row per approach.
 
     ``approaches`` maps a name to ``solve`` keyword arguments, or to None for the majority vote (RF),
@@ -46,32 +55,87 @@ def run_instance(X: np.ndarray, y: np.ndarray, *, sampling: str, seed: int, appr
     infeasible model: the row records the status (metrics are nan when no solution was found).
     ``solved`` is True for an optimal status within the time limit (Sec. 5.3: t > 7200 s counts as
     not solved; HiGHS can overshoot its limit a little).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        Features.
+    y : array-like of shape (n,)
+        Binary labels, 1 the positive class.
+    sampling : {"biased", "srs"}
+        How the labeled points are drawn (``build_instance``).
+    seed : int
+        The instance's seed.
+    approaches : dict
+        Approach name to ``solve`` keyword arguments, or None for the majority vote.
+    time_limit : float
+        Seconds per solve.
+    bias : str, default="inclusion"
+        The reading of the biased sampling.
+    drop_duplicates : bool, default=True
+        Drop repeated rows first.
+
+    Returns
+    -------
+    list of dict
+        One row per approach: accuracy, MCC, eta, status, times and the instance's sizes.
     """
     started = time.monotonic()
     instance = build_instance(X, y, sampling=sampling, seed=seed, bias=bias, drop_duplicates=drop_duplicates)
     build_seconds = time.monotonic() - started
-    common = {"sampling": sampling, "seed": seed, "bias": bias, "lam": instance.lam, "m": instance.R.shape[1],
-              "n_rows": instance.n_rows, "n_labeled": len(instance.labeled),
-              "n_unique_patterns": len(unique_patterns(instance.R)[1])}
+    common = {
+        "sampling": sampling,
+        "seed": seed,
+        "bias": bias,
+        "lam": instance.lam,
+        "m": instance.R.shape[1],
+        "n_rows": instance.n_rows,
+        "n_labeled": len(instance.labeled),
+        "n_unique_patterns": len(unique_patterns(instance.R)[1]),
+    }
     rows = []
     for name, kwargs in approaches.items():
         if kwargs is None:
             begin = time.monotonic()
             z = majority_vote(instance.R)
             seconds = build_seconds + time.monotonic() - begin
-            rows.append({"approach": name, **common, **_scores(instance.y_unlabeled, z),
-                         "eta": float(abs(int(z.sum()) - instance.lam)), "status": "majority_vote",
-                         "best_bound": float("nan"), "gap": float("nan"), "seconds": seconds, "nodes": 0,
-                         "solved_by": "vote", "start_eta": float("nan"), "n_binaries": 0, "solved": True,
-                         "switches": {}})
+            rows.append(
+                {
+                    "approach": name,
+                    **common,
+                    **_scores(instance.y_unlabeled, z),
+                    "eta": float(abs(int(z.sum()) - instance.lam)),
+                    "status": "majority_vote",
+                    "best_bound": float("nan"),
+                    "gap": float("nan"),
+                    "seconds": seconds,
+                    "nodes": 0,
+                    "solved_by": "vote",
+                    "start_eta": float("nan"),
+                    "n_binaries": 0,
+                    "solved": True,
+                    "switches": {},
+                }
+            )
             continue
         kwargs = {"time_limit": time_limit, "seed": seed, **kwargs}
         result = solve(instance.R, instance.lam, **kwargs)
-        rows.append({"approach": name, **common, **_scores(instance.y_unlabeled, result.z), "eta": result.eta,
-                     "status": result.status, "best_bound": result.best_bound, "gap": result.gap,
-                     "seconds": result.seconds, "nodes": result.nodes, "solved_by": result.solved_by,
-                     "start_eta": float("nan") if result.start_eta is None else result.start_eta,
-                     "n_binaries": result.n_binaries,
-                     "solved": result.status == "optimal" and result.seconds <= kwargs["time_limit"],
-                     "switches": result.switches})
+        rows.append(
+            {
+                "approach": name,
+                **common,
+                **_scores(instance.y_unlabeled, result.z),
+                "eta": result.eta,
+                "status": result.status,
+                "best_bound": result.best_bound,
+                "gap": result.gap,
+                "seconds": result.seconds,
+                "nodes": result.nodes,
+                "solved_by": result.solved_by,
+                "start_eta": float("nan") if result.start_eta is None else result.start_eta,
+                "n_binaries": result.n_binaries,
+                "solved": result.status == "optimal" and result.seconds <= kwargs["time_limit"],
+                "switches": result.switches,
+            }
+        )
     return rows

@@ -44,8 +44,15 @@ def _weight_below(values: np.ndarray, weights: np.ndarray, x: np.ndarray, side: 
     return cumulative[np.searchsorted(values[order], x, side=side)]
 
 
-def line_search(C: np.ndarray, w: np.ndarray, lam: int, alpha: np.ndarray, direction: np.ndarray, lower: float,
-                upper: float) -> tuple[float, float, float]:
+def line_search(
+    C: np.ndarray,
+    w: np.ndarray,
+    lam: int,
+    alpha: np.ndarray,
+    direction: np.ndarray,
+    lower: float,
+    upper: float,
+) -> tuple[float, float, float]:
     """Best step x for alpha + x d within the box: minimise (dead weight, |count - lam|), ties broken
     by the smallest |x|. Returns (x, dead, eta), x the midpoint of its segment.
 
@@ -65,7 +72,9 @@ def line_search(C: np.ndarray, w: np.ndarray, lam: int, alpha: np.ndarray, direc
     c, a, wm = c[~still], a[~still], w[~still]
     end_a, end_b = (-1.0 - c) / a, (1.0 - c) / a
     dead_lo, dead_hi = np.minimum(end_a, end_b), np.maximum(end_a, end_b)
-    points = np.unique(np.concatenate([[x_lo, x_hi, 0.0], dead_lo.clip(x_lo, x_hi), dead_hi.clip(x_lo, x_hi)]))
+    points = np.unique(
+        np.concatenate([[x_lo, x_hi, 0.0], dead_lo.clip(x_lo, x_hi), dead_hi.clip(x_lo, x_hi)])
+    )
     x = 0.5 * (points[:-1] + points[1:]) if len(points) > 1 else points
     crossing, up = -c / a, a > 0  # positive for x > crossing when a > 0, for x < crossing when a < 0
     count = fixed_count + _weight_below(crossing[up], wm[up], x, "left")
@@ -76,9 +85,17 @@ def line_search(C: np.ndarray, w: np.ndarray, lam: int, alpha: np.ndarray, direc
     return float(x[best]), float(dead[best]), float(eta[best])
 
 
-def coordinate_search(C: np.ndarray, w: np.ndarray, lam: int, lower: float, upper: float, alpha: np.ndarray,
-                      rng: np.random.Generator, deadline: float = np.inf,
-                      max_sweeps: int = 50) -> tuple[np.ndarray, float, float]:
+def coordinate_search(
+    C: np.ndarray,
+    w: np.ndarray,
+    lam: int,
+    lower: float,
+    upper: float,
+    alpha: np.ndarray,
+    rng: np.random.Generator,
+    deadline: float = np.inf,
+    max_sweeps: int = 50,
+) -> tuple[np.ndarray, float, float]:
     """Exact line searches until a sweep improves nothing (or ``deadline``, a time.monotonic() value).
     A sweep tries every single weight, then as many random pairs (alpha_i up, alpha_j down)."""
     q = len(alpha)
@@ -106,8 +123,17 @@ def _candidate_starts(q: int, lower: float, upper: float) -> list[np.ndarray]:
     return [np.full(q, float(upper))] + dictators
 
 
-def local_search(C: np.ndarray, w: np.ndarray, lam: int, lower: float, upper: float, *, seed: int = 0,
-                 time_limit: float = 1.0, max_restarts: int = 10) -> Start | None:
+def local_search(
+    C: np.ndarray,
+    w: np.ndarray,
+    lam: int,
+    lower: float,
+    upper: float,
+    *,
+    seed: int = 0,
+    time_limit: float = 1.0,
+    max_restarts: int = 10,
+) -> Start | None:
     """Coordinate search from equal weights (the majority vote) first, so that an eta = 0 solution
     near the majority vote is preferred; then from each single-tree start (``_candidate_starts``),
     best first; then from the best alpha with each weight multiplied by exp(N(0, 0.5^2)). Stops at

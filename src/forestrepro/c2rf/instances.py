@@ -67,8 +67,15 @@ def scale_features(X: np.ndarray, limit: float = 100.0) -> np.ndarray:
     return centred
 
 
-def draw_labeled(y: np.ndarray, sampling: str, rng: np.random.Generator, *, bias: str = "inclusion",
-                 fraction: float = 0.01, positive_probability: float = 0.85) -> np.ndarray:
+def draw_labeled(
+    y: np.ndarray,
+    sampling: str,
+    rng: np.random.Generator,
+    *,
+    bias: str = "inclusion",
+    fraction: float = 0.01,
+    positive_probability: float = 0.85,
+) -> np.ndarray:
     """Indices of the labeled points: round(fraction * N) of them, drawn without replacement.
 
     ``srs`` (Appendix A): a simple random sample, every point with probability n / N.
@@ -98,13 +105,23 @@ def draw_labeled(y: np.ndarray, sampling: str, rng: np.random.Generator, *, bias
     positives, negatives = np.flatnonzero(positive), np.flatnonzero(~positive)
     n_pos = min(int(rng.binomial(n, positive_probability)), len(positives))
     n_pos = max(n_pos, n - len(negatives))
-    chosen = np.concatenate([rng.choice(positives, size=n_pos, replace=False),
-                             rng.choice(negatives, size=n - n_pos, replace=False)])
+    chosen = np.concatenate(
+        [
+            rng.choice(positives, size=n_pos, replace=False),
+            rng.choice(negatives, size=n - n_pos, replace=False),
+        ]
+    )
     return np.sort(chosen)
 
 
-def tree_votes(X_labeled: np.ndarray, y_labeled: np.ndarray, X_unlabeled: np.ndarray,
-               rng: np.random.Generator, n_trees: int = 20, subset_fraction: float = 0.2) -> np.ndarray:
+def tree_votes(
+    X_labeled: np.ndarray,
+    y_labeled: np.ndarray,
+    X_unlabeled: np.ndarray,
+    rng: np.random.Generator,
+    n_trees: int = 20,
+    subset_fraction: float = 0.2,
+) -> np.ndarray:
     """R (t x m): votes +-1 of ``n_trees`` fully grown CART trees on the unlabeled points.
 
     Sec. 5.1: tree j is trained on A^j, a random subset (without replacement) of
@@ -121,13 +138,52 @@ def tree_votes(X_labeled: np.ndarray, y_labeled: np.ndarray, X_unlabeled: np.nda
     return R
 
 
-def build_instance(X: np.ndarray, y: np.ndarray, *, sampling: str, seed: int, bias: str = "inclusion",
-                   drop_duplicates: bool = True, fraction: float = 0.01, positive_probability: float = 0.85,
-                   n_trees: int = 20, subset_fraction: float = 0.2) -> Instance:
+def build_instance(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    sampling: str,
+    seed: int,
+    bias: str = "inclusion",
+    drop_duplicates: bool = True,
+    fraction: float = 0.01,
+    positive_probability: float = 0.85,
+    n_trees: int = 20,
+    subset_fraction: float = 0.2,
+) -> Instance:
     """Build one instance of Sec. 5.1 (``sampling='biased'``) or Appendix A (``'srs'``).
 
     ``y`` must already be binary with 1 the positive class (``apply_paper_target(y, spec, 'c2rf')``).
     The same (data, arguments, seed) always gives the same instance.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        Features.
+    y : array-like of shape (n,)
+        Binary labels, 1 the positive class.
+    sampling : {"biased", "srs"}
+        How the labeled points are drawn: Sec. 5.1's biased sample or Appendix A's simple
+        random sample.
+    seed : int
+        Seeds the sample and the trees.
+    bias : str, default="inclusion"
+        The reading of the biased sampling (``draw_labeled``).
+    drop_duplicates : bool, default=True
+        Drop repeated rows first.
+    fraction : float, default=0.01
+        The labeled share of the rows.
+    positive_probability : float, default=0.85
+        The biased sample's chance of drawing a positive point.
+    n_trees : int, default=20
+        CART trees grown on the labeled points.
+    subset_fraction : float, default=0.2
+        The share of the labeled points each tree is grown on.
+
+    Returns
+    -------
+    Instance
+        The vote matrix ``R``, ``lam`` and the labeled and unlabeled rows.
     """
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y).astype(np.int64)
@@ -135,10 +191,19 @@ def build_instance(X: np.ndarray, y: np.ndarray, *, sampling: str, seed: int, bi
         X, y = drop_duplicate_rows(X, y)
     X = scale_features(X)
     sample_rng, tree_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
-    labeled = draw_labeled(y, sampling, sample_rng, bias=bias, fraction=fraction,
-                           positive_probability=positive_probability)
+    labeled = draw_labeled(
+        y, sampling, sample_rng, bias=bias, fraction=fraction, positive_probability=positive_probability
+    )
     unlabeled = np.setdiff1d(np.arange(len(y)), labeled)
     R = tree_votes(X[labeled], y[labeled], X[unlabeled], tree_rng, n_trees, subset_fraction)
     y_unlabeled = y[unlabeled]
-    return Instance(R=R, lam=int(y_unlabeled.sum()), y_unlabeled=y_unlabeled, labeled=labeled,
-                    unlabeled=unlabeled, n_rows=len(y), sampling=sampling, seed=seed)
+    return Instance(
+        R=R,
+        lam=int(y_unlabeled.sum()),
+        y_unlabeled=y_unlabeled,
+        labeled=labeled,
+        unlabeled=unlabeled,
+        n_rows=len(y),
+        sampling=sampling,
+        seed=seed,
+    )

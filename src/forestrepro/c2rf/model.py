@@ -42,9 +42,18 @@ class Layout:
         return self.q + self.h + 1
 
 
-def build_lp(coefficients: np.ndarray, w: np.ndarray, lam: int, eta_bar: float, lower: float, upper: float,
-             big_m_b: np.ndarray, big_m_c: np.ndarray, pair_cuts: tuple[PairCuts, ...] = (),
-             integral_eta: bool = False) -> tuple[highspy.HighsLp, Layout]:
+def build_lp(
+    coefficients: np.ndarray,
+    w: np.ndarray,
+    lam: int,
+    eta_bar: float,
+    lower: float,
+    upper: float,
+    big_m_b: np.ndarray,
+    big_m_c: np.ndarray,
+    pair_cuts: tuple[PairCuts, ...] = (),
+    integral_eta: bool = False,
+) -> tuple[highspy.HighsLp, Layout]:
     """The HighsLp of the (reduced) C2RF MILP.
 
     ``coefficients``: h x q matrix of s_k (entries +-v_g); ``big_m_b`` / ``big_m_c``: the big-M of
@@ -65,13 +74,16 @@ def build_lp(coefficients: np.ndarray, w: np.ndarray, lam: int, eta_bar: float, 
         n = len(cut.pairs)
         if n == 0:
             continue
-        rows = sp.csr_matrix((np.tile([cut.c_a, cut.c_b], n), (np.repeat(np.arange(n), 2), cut.pairs.ravel())),
-                             shape=(n, h))
+        rows = sp.csr_matrix(
+            (np.tile([cut.c_a, cut.c_b], n), (np.repeat(np.arange(n), 2), cut.pairs.ravel())), shape=(n, h)
+        )
         blocks.append(sp.hstack([sp.csr_matrix((n, q)), rows, sp.csr_matrix((n, 1))]))
         row_lower.append(np.full(n, cut.lo))
         row_upper.append(np.full(n, cut.hi))
     w = np.asarray(w, dtype=np.float64)
-    card = sp.csr_matrix(np.vstack([np.concatenate([np.zeros(q), w, [1.0]]), np.concatenate([np.zeros(q), w, [-1.0]])]))
+    card = sp.csr_matrix(
+        np.vstack([np.concatenate([np.zeros(q), w, [1.0]]), np.concatenate([np.zeros(q), w, [-1.0]])])
+    )
     blocks.append(card)
     row_lower.append(np.array([lam, -np.inf], dtype=np.float64))
     row_upper.append(np.array([np.inf, lam], dtype=np.float64))
@@ -97,4 +109,6 @@ def build_lp(coefficients: np.ndarray, w: np.ndarray, lam: int, eta_bar: float, 
 
 def start_vector(layout: Layout, alpha: np.ndarray, z: np.ndarray, eta: float) -> np.ndarray:
     """A full column vector (alpha, z, eta) for ``Highs.setSolution``."""
-    return np.concatenate([np.asarray(alpha, dtype=np.float64), np.asarray(z, dtype=np.float64), [float(eta)]])
+    return np.concatenate(
+        [np.asarray(alpha, dtype=np.float64), np.asarray(z, dtype=np.float64), [float(eta)]]
+    )

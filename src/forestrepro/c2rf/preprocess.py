@@ -29,14 +29,18 @@ def merge_trees(patterns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``patterns`` is h x t. Returns (group (t,), v (q,)): tree j belongs to merged tree group[j],
     and v_g = number of trees in group g (the paper's s^g <- v_g s^g).
     """
-    _, first, group, v = np.unique(patterns.T, axis=0, return_index=True, return_inverse=True, return_counts=True)
+    _, first, group, v = np.unique(
+        patterns.T, axis=0, return_index=True, return_inverse=True, return_counts=True
+    )
     order = np.argsort(first)  # keep groups in order of their first tree
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
     return rank[group.reshape(-1)], v[order].astype(np.int64)
 
 
-def fixed_classes(patterns: np.ndarray, lower: float, upper: float, v: np.ndarray | None = None) -> np.ndarray:
+def fixed_classes(
+    patterns: np.ndarray, lower: float, upper: float, v: np.ndarray | None = None
+) -> np.ndarray:
     """Prop. 5: +1 where phi_i = -u|A_i| + l|B_i| >= 1 (eq. 6, z_i = 1 in every feasible point),
     -1 where phi'_i = -l|A_i| + u|B_i| <= -1 (eq. 7, z_i = 0), 0 where z_i is free.
 
@@ -103,10 +107,18 @@ def eta_bar(lam: int, m: int) -> int:
 def identity(R: np.ndarray, lam: int) -> Reduction:
     """Problem (2) as printed: one row per point, one weight per tree, nothing fixed."""
     t, m = R.shape
-    return Reduction(S=np.asarray(R, dtype=np.int8).T.copy(), v=np.ones(t, dtype=np.int64),
-                     w=np.ones(m, dtype=np.int64), lam_bar=int(lam), eta_bar=eta_bar(lam, m), eta_offset=0,
-                     point_pattern=np.arange(m), pattern_fixed=np.zeros(m, dtype=np.int8),
-                     pattern_free=np.arange(m), tree_group=np.arange(t))
+    return Reduction(
+        S=np.asarray(R, dtype=np.int8).T.copy(),
+        v=np.ones(t, dtype=np.int64),
+        w=np.ones(m, dtype=np.int64),
+        lam_bar=int(lam),
+        eta_bar=eta_bar(lam, m),
+        eta_offset=0,
+        point_pattern=np.arange(m),
+        pattern_fixed=np.zeros(m, dtype=np.int8),
+        pattern_free=np.arange(m),
+        tree_group=np.arange(t),
+    )
 
 
 def reduce(R: np.ndarray, lam: int, lower: float, upper: float) -> Reduction:
@@ -128,6 +140,15 @@ def reduce(R: np.ndarray, lam: int, lower: float, upper: float) -> Reduction:
     pattern_free = np.full(len(patterns), -1, dtype=np.int64)
     pattern_free[free] = np.arange(len(free))
     first_tree = np.unique(group, return_index=True)[1]
-    return Reduction(S=patterns[free][:, first_tree], v=v, w=w_all[free], lam_bar=lam_bar,
-                     eta_bar=int(max(lam_bar, m - beta - gamma - lam_bar)), eta_offset=max(0, beta - int(lam)),
-                     point_pattern=inverse, pattern_fixed=fixed, pattern_free=pattern_free, tree_group=group)
+    return Reduction(
+        S=patterns[free][:, first_tree],
+        v=v,
+        w=w_all[free],
+        lam_bar=lam_bar,
+        eta_bar=int(max(lam_bar, m - beta - gamma - lam_bar)),
+        eta_offset=max(0, beta - int(lam)),
+        point_pattern=inverse,
+        pattern_fixed=fixed,
+        pattern_free=pattern_free,
+        tree_group=group,
+    )

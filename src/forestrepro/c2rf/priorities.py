@@ -37,13 +37,21 @@ def _lp_relaxation(lp: highspy.HighsLp, time_limit: float) -> highspy.Highs:
     relaxed.setOptionValue("time_limit", max(time_limit, 1e-3))
     relaxed.passModel(lp)
     n = lp.num_col_
-    relaxed.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
-                                  np.full(n, highspy.HighsVarType.kContinuous))
+    relaxed.changeColsIntegrality(
+        n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kContinuous)
+    )
     return relaxed
 
 
-def priority_dive(lp: highspy.HighsLp, q: int, xi: np.ndarray, majority: np.ndarray, w: np.ndarray, lam: int,
-                  time_limit: float) -> Start | None:
+def priority_dive(
+    lp: highspy.HighsLp,
+    q: int,
+    xi: np.ndarray,
+    majority: np.ndarray,
+    w: np.ndarray,
+    lam: int,
+    time_limit: float,
+) -> Start | None:
     """The priority dive described in the module docstring, on the MILP ``lp`` whose columns are
     alpha (q), z (h), eta. ``majority``: 1 where the (weighted) vote is positive. Returns None when
     the time runs out or the dive meets an infeasible LP it cannot repair."""
@@ -72,7 +80,7 @@ def priority_dive(lp: highspy.HighsLp, q: int, xi: np.ndarray, majority: np.ndar
     while x is not None and position < h:
         if time.monotonic() > deadline:
             return None
-        chunk = order[position:position + batch]
+        chunk = order[position : position + batch]
         value = x[q + chunk]
         rounded = np.where(np.abs(value - 0.5) < 1e-9, majority[chunk], np.round(value))
         fix(chunk, rounded)
@@ -89,5 +97,5 @@ def priority_dive(lp: highspy.HighsLp, q: int, xi: np.ndarray, majority: np.ndar
         position, batch = position + 1, 1
     if x is None:
         return None
-    z = np.round(x[q:q + h]).astype(np.int8)
+    z = np.round(x[q : q + h]).astype(np.int8)
     return Start(alpha=x[:q].copy(), z=z, eta=abs(float(w @ z) - lam))

@@ -1,6 +1,7 @@
 """``solve``: C2RF (Problem (2)) on HiGHS, with every speed-up a keyword switch.
 
 Switches (all off gives Problem (2) as printed, Sec. 5.2 (b)):
+
 - ``preprocess``: Algorithm 1's preprocessing (Props. 3-5 with the lambda update);
 - ``priority_dive``: our HiGHS stand-in for the branching priorities of Sec. 4 (``priorities.py``);
 - ``local_search``: the primal heuristic of ``heuristic.py``;
@@ -9,6 +10,7 @@ Switches (all off gives Problem (2) as printed, Sec. 5.2 (b)):
 - ``conflicts``: pairs that cannot both be negative / positive (``cuts.conflict_pairs``);
 - ``integral_eta``: declare eta integer (every optimal eta is an integer);
 - ``highs_options``: any further HiGHS options, e.g. ``{"mip_heuristic_effort": 0.3}``.
+
 
 Starts found by the heuristics are passed to HiGHS with ``setSolution``. A start with eta = 0 is
 optimal (eta >= 0), and HiGHS is then not called. A time-out or an infeasible model is a status.
@@ -23,10 +25,12 @@ import highspy
 import numpy as np
 
 from .cuts import conflict_pairs, dominance_pairs, paper_big_m, row_big_m
-from .heuristic import Start, local_search as run_local_search
+from .heuristic import Start
+from .heuristic import local_search as run_local_search
 from .model import Layout, PairCuts, build_lp, start_vector
 from .preprocess import Reduction, identity, reduce
-from .priorities import priorities, priority_dive as run_priority_dive
+from .priorities import priorities
+from .priorities import priority_dive as run_priority_dive
 
 STATUS = {
     highspy.HighsModelStatus.kOptimal: "optimal",
@@ -69,12 +73,24 @@ class Result:
 
 
 def majority_vote(R: np.ndarray) -> np.ndarray:
-    """RF (Sec. 5.2 (a)): 1 where more trees vote +1 than -1; a tie is negative (alpha^T r = 0 is not > 0)."""
+    """RF (Sec. 5.2 (a)): 1 where more trees vote +1 than -1; a tie is negative (alpha^T r = 0 is not > 0).
+
+    Parameters
+    ----------
+    R : array-like of shape (t, m)
+        The trees' votes (+1 or -1) on the unlabeled points.
+
+    Returns
+    -------
+    z : ndarray of shape (m,)
+        The predictions, 0 or 1 (int8).
+    """
     return (np.asarray(R).sum(axis=0) > 0).astype(np.int8)
 
 
-def _pair_cuts(reduction: Reduction, lower: float, upper: float, dominance: bool,
-               conflicts: bool) -> tuple[PairCuts, ...]:
+def _pair_cuts(
+    reduction: Reduction, lower: float, upper: float, dominance: bool, conflicts: bool
+) -> tuple[PairCuts, ...]:
     """The rows of the dominance and conflict cuts. Conflicts implied by a dominance cut and another
     conflict are left out, so without ``dominance`` they are still valid but weaker."""
     if not (dominance or conflicts):
@@ -83,12 +99,16 @@ def _pair_cuts(reduction: Reduction, lower: float, upper: float, dominance: bool
     cuts = [PairCuts(order, 1.0, -1.0, 0.0, np.inf)] if dominance else []
     if conflicts:
         not_negative, not_positive = conflict_pairs(reduction.S, order, lower, upper, reduction.v)
-        cuts += [PairCuts(not_negative, 1.0, 1.0, 1.0, np.inf), PairCuts(not_positive, 1.0, 1.0, -np.inf, 1.0)]
+        cuts += [
+            PairCuts(not_negative, 1.0, 1.0, 1.0, np.inf),
+            PairCuts(not_positive, 1.0, 1.0, -np.inf, 1.0),
+        ]
     return tuple(cuts)
 
 
-def _run_highs(lp: highspy.HighsLp, layout: Layout, start: Start | None,
-               options: dict) -> tuple[str, np.ndarray | None, float, int]:
+def _run_highs(
+    lp: highspy.HighsLp, layout: Layout, start: Start | None, options: dict
+) -> tuple[str, np.ndarray | None, float, int]:
     """Solve the MILP from ``start``: (status, column values or None, dual bound, nodes).
 
     HiGHS checks its time limit only between phases of its search, so a run can end some time after
@@ -113,29 +133,97 @@ def _run_highs(lp: highspy.HighsLp, layout: Layout, start: Start | None,
     return status, x, bound, int(info.mip_node_count)
 
 
-def solve(R: np.ndarray, lam: int, *, lower: float = 1.0, upper: float = 100.0, preprocess: bool = True,
-          priority_dive: bool = False, local_search: bool = False, big_m: str = "paper", dominance: bool = False,
-          conflicts: bool = False, integral_eta: bool = False, time_limit: float = 7200.0, threads: int = 1,
-          seed: int = 0, highs_options: dict | None = None) -> Result:
+def solve(
+    R: np.ndarray,
+    lam: int,
+    *,
+    lower: float = 1.0,
+    upper: float = 100.0,
+    preprocess: bool = True,
+    priority_dive: bool = False,
+    local_search: bool = False,
+    big_m: str = "paper",
+    dominance: bool = False,
+    conflicts: bool = False,
+    integral_eta: bool = False,
+    time_limit: float = 7200.0,
+    threads: int = 1,
+    seed: int = 0,
+    highs_options: dict | None = None,
+) -> Result:
     """Solve C2RF for votes ``R`` (t x m, entries +-1) and cardinality ``lam`` (Problem (2)).
 
     Defaults: l = 1, u = 100 (Sec. 5.2), eta_bar from (1) (updated as in Algorithm 1 when
     preprocessing). ``time_limit`` bounds the whole call. See the module docstring for the switches.
+
+    Parameters
+    ----------
+    R : array-like of shape (t, m)
+        The trees' votes (+1 or -1) on the m unlabeled points.
+    lam : int
+        lambda, the number of positives among the unlabeled points.
+    lower : float, default=1.0
+        l, the lower bound of a tree weight.
+    upper : float, default=100.0
+        u, the upper bound of a tree weight.
+    preprocess : bool, default=True
+        Algorithm 1's preprocessing (Props. 3-5).
+    priority_dive : bool, default=False
+        Our HiGHS stand-in for Sec. 4's branching priorities: a start from the priority order.
+    local_search : bool, default=False
+        A start from the local search over the tree weights (``heuristic.py``).
+    big_m : {"paper", "row"}, default="paper"
+        Prop. 1's M = u t + 1, or a big-M per row (``cuts.row_big_m``).
+    dominance : bool, default=False
+        Add the dominance cuts z_a >= z_b.
+    conflicts : bool, default=False
+        Add the conflict cuts (pairs that cannot both be negative, or both positive).
+    integral_eta : bool, default=False
+        Declare eta integer.
+    time_limit : float, default=7200.0
+        Seconds for the whole call.
+    threads : int, default=1
+        HiGHS threads.
+    seed : int, default=0
+        HiGHS's random seed.
+    highs_options : dict or None, default=None
+        Further HiGHS options.
+
+    Returns
+    -------
+    Result
+        Tree weights ``alpha``, predictions ``z``, eta, the status, bound, gap and time.
     """
     started = time.monotonic()
     R = np.asarray(R)
     if big_m not in ("paper", "row"):
         raise ValueError(f"big_m must be 'paper' or 'row', got {big_m!r}")
-    switches = dict(preprocess=preprocess, priority_dive=priority_dive, local_search=local_search, big_m=big_m,
-                    dominance=dominance, conflicts=conflicts, integral_eta=integral_eta, lower=lower, upper=upper,
-                    time_limit=time_limit, highs_options=dict(highs_options or {}))
+    switches = dict(
+        preprocess=preprocess,
+        priority_dive=priority_dive,
+        local_search=local_search,
+        big_m=big_m,
+        dominance=dominance,
+        conflicts=conflicts,
+        integral_eta=integral_eta,
+        lower=lower,
+        upper=upper,
+        time_limit=time_limit,
+        highs_options=dict(highs_options or {}),
+    )
     reduction = reduce(R, lam, lower, upper) if preprocess else identity(R, lam)
     C = reduction.coefficients
     h, q = C.shape
     offset = float(reduction.eta_offset)
 
-    def finish(alpha: np.ndarray | None, status: str, bound: float, nodes: int = 0, solved_by: str = "highs",
-               start_eta: float | None = None) -> Result:
+    def finish(
+        alpha: np.ndarray | None,
+        status: str,
+        bound: float,
+        nodes: int = 0,
+        solved_by: str = "highs",
+        start_eta: float | None = None,
+    ) -> Result:
         """Predictions and eta from alpha on the original R; bound and gap in the original eta."""
         z = None if alpha is None else (alpha @ R.astype(np.float64) > 0).astype(np.int8)
         eta = float("nan") if z is None else float(abs(int(z.sum()) - lam))
@@ -144,31 +232,69 @@ def solve(R: np.ndarray, lam: int, *, lower: float = 1.0, upper: float = 100.0, 
         elif bound != float("inf"):  # eta' >= 0 holds even before HiGHS has a bound
             bound = max(bound, 0.0) + offset
         gap = float("nan") if z is None else (0.0 if eta <= bound + 1e-9 else (eta - bound) / eta)
-        return Result(alpha=alpha, z=z, eta=eta, status=status, best_bound=bound, gap=gap,
-                      seconds=time.monotonic() - started, nodes=nodes, solved_by=solved_by, start_eta=start_eta,
-                      n_binaries=h, switches=switches)
+        return Result(
+            alpha=alpha,
+            z=z,
+            eta=eta,
+            status=status,
+            best_bound=bound,
+            gap=gap,
+            seconds=time.monotonic() - started,
+            nodes=nodes,
+            solved_by=solved_by,
+            start_eta=start_eta,
+            n_binaries=h,
+            switches=switches,
+        )
 
     if h == 0:  # Prop. 5 fixed every point: any alpha in the box is optimal
-        return finish(reduction.expand(np.full(q, float(upper)), np.zeros(0))[0], "optimal", 0.0,
-                      solved_by="preprocessing")
+        return finish(
+            reduction.expand(np.full(q, float(upper)), np.zeros(0))[0],
+            "optimal",
+            0.0,
+            solved_by="preprocessing",
+        )
     budget = HEURISTIC_SHARE * time_limit
     starts = []
     if local_search:
-        start = run_local_search(C, reduction.w, reduction.lam_bar, lower, upper, seed=seed, time_limit=budget)
+        start = run_local_search(
+            C, reduction.w, reduction.lam_bar, lower, upper, seed=seed, time_limit=budget
+        )
         if start is not None and start.eta == 0:  # eta' >= 0 is a valid bound: optimal
-            return finish(reduction.expand(start.alpha, start.z)[0], "optimal", 0.0, solved_by="heuristic",
-                          start_eta=offset)
+            return finish(
+                reduction.expand(start.alpha, start.z)[0],
+                "optimal",
+                0.0,
+                solved_by="heuristic",
+                start_eta=offset,
+            )
         starts += [start] if start is not None else []
     Mb, Mc = row_big_m(C, lower, upper) if big_m == "row" else paper_big_m(h, R.shape[0], upper)
-    lp, layout = build_lp(C, reduction.w, reduction.lam_bar, reduction.eta_bar, lower, upper, Mb, Mc,
-                          _pair_cuts(reduction, lower, upper, dominance, conflicts), integral_eta)
+    lp, layout = build_lp(
+        C,
+        reduction.w,
+        reduction.lam_bar,
+        reduction.eta_bar,
+        lower,
+        upper,
+        Mb,
+        Mc,
+        _pair_cuts(reduction, lower, upper, dominance, conflicts),
+        integral_eta,
+    )
     if priority_dive:
         majority = (C.sum(axis=1) > 0).astype(np.float64)
         start = run_priority_dive(lp, q, priorities(C), majority, reduction.w, reduction.lam_bar, budget)
         starts += [start] if start is not None else []
     best = min(starts, key=lambda s: s.eta) if starts else None
-    options = {"output_flag": False, "threads": threads, "random_seed": seed, **EXACT_GAP,
-               "time_limit": max(time_limit - (time.monotonic() - started), 1e-3), **(highs_options or {})}
+    options = {
+        "output_flag": False,
+        "threads": threads,
+        "random_seed": seed,
+        **EXACT_GAP,
+        "time_limit": max(time_limit - (time.monotonic() - started), 1e-3),
+        **(highs_options or {}),
+    }
     status, x, bound, nodes = _run_highs(lp, layout, best, options)
-    alpha = None if x is None else reduction.expand(x[:q], np.round(x[q:q + h]))[0]
+    alpha = None if x is None else reduction.expand(x[:q], np.round(x[q : q + h]))[0]
     return finish(alpha, status, bound, nodes, start_eta=None if best is None else best.eta + offset)

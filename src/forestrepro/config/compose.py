@@ -1,8 +1,9 @@
-"""Compose ``conf/`` with Hydra and validate the result against ``workflow/schemas/``."""
+"""Compose ``conf/`` with Hydra and validate the result against the packaged schemas (``schema.py``)."""
 
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -13,16 +14,14 @@ from hydra.errors import HydraException
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from .errors import ConfigError
 from .schema import validate_config
 
 
-class ConfigError(ValueError):
-    """A configuration or override the pipeline cannot use; the message says how to fix it."""
-
-
-def repo_root() -> Path:
-    """The repository holding ``conf/`` (``src/forestrepro/config`` is three levels below)."""
-    return Path(__file__).resolve().parents[3]
+def default_conf_dir() -> Path:
+    """``$FORESTREPRO_CONF``, else ``conf/`` in the working directory (the checkout's root, where
+    the workflow and the command line run; the workflow passes its own)."""
+    return Path(os.environ.get("FORESTREPRO_CONF") or "conf")
 
 
 def _dataset_names(conf_dir: Path) -> list[str]:
@@ -79,8 +78,10 @@ def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
         cfg = compose("config", overrides=dataset_defaults + list(overrides))
     plain = OmegaConf.to_container(cfg, resolve=True)
     if not with_datasets:
-        plain["dataset"] = {n: OmegaConf.to_container(OmegaConf.load(conf_dir / "dataset" / f"{n}.yaml"), resolve=True)
-                            for n in names}
+        plain["dataset"] = {
+            n: OmegaConf.to_container(OmegaConf.load(conf_dir / "dataset" / f"{n}.yaml"), resolve=True)
+            for n in names
+        }
     return plain
 
 
@@ -92,11 +93,13 @@ def compose_config(
 ) -> dict:
     """Compose ``conf/config.yaml`` with ``overrides`` and return a validated plain dict.
 
+    ``conf_dir`` is the Hydra configuration directory (default: ``default_conf_dir()``).
+
     ``profile`` selects ``conf/profile/<profile>.yaml`` (same as the override ``profile=...``).
     Every file in ``conf/dataset/`` is composed in as ``dataset.<name>``. Unknown keys, a
     malformed override or a config that breaks the schema raise :class:`ConfigError`.
     """
-    conf = Path(conf_dir) if conf_dir else repo_root() / "conf"
+    conf = Path(conf_dir) if conf_dir else default_conf_dir()
     overrides = [str(o) for o in overrides]
     for item in overrides:
         if not isinstance(item, str) or not item.partition("=")[0].strip() or "=" not in item:

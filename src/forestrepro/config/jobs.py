@@ -19,7 +19,8 @@ from pathlib import Path
 
 from ..io import write_text_if_changed
 from ..record.store import spec_digest
-from .compose import ConfigError, compose_config, dump_yaml
+from .compose import compose_config, dump_yaml
+from .errors import ConfigError
 from .method_params import check_method_params
 
 TAG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -118,7 +119,10 @@ def plan_jobs(cfg: dict) -> list[JobSpec]:
                 for dataset in exp["datasets"]:
                     protocol = job_protocol(cfg, paper, name, dataset)
                     if protocol.get("job_per_repeat"):
-                        jobs.extend(JobSpec(paper, name, method, dataset, repeat=k) for k in range(protocol["repeats"]))
+                        jobs.extend(
+                            JobSpec(paper, name, method, dataset, repeat=k)
+                            for k in range(protocol["repeats"])
+                        )
                     else:
                         jobs.append(JobSpec(paper, name, method, dataset))
     return jobs
@@ -137,11 +141,17 @@ def scan_name(spec: dict) -> str | None:
     splits and the same scan (DF, WDF and WDF-oob by default).
     """
     method = spec["method_config"]
-    if (method["estimator"] != SCANNING_ESTIMATOR or not spec["dataset_options"].get("scan")
-            or spec["protocol"]["kind"] != "holdout" or spec.get("sweep")):
+    if (
+        method["estimator"] != SCANNING_ESTIMATOR
+        or not spec["dataset_options"].get("scan")
+        or spec["protocol"]["kind"] != "holdout"
+        or spec.get("sweep")
+    ):
         return None
-    relevant = {key: spec[key] for key in ("paper", "dataset", "root_seed", "protocol",
-                                           "dataset_config", "dataset_options")}
+    relevant = {
+        key: spec[key]
+        for key in ("paper", "dataset", "root_seed", "protocol", "dataset_config", "dataset_options")
+    }
     relevant["scanner"] = method.get("params", {}).get("scanner", {})
     text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
     return f"{spec['paper']}/{spec['dataset']}/{hashlib.sha256(text.encode()).hexdigest()[:10]}"
@@ -188,7 +198,9 @@ def write_spec_files(files: dict[Path, str]) -> None:
         write_text_if_changed(path, text)
 
 
-def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tuple[list[JobSpec], dict[Path, str]]:
+def plan_spec_files(
+    cfg: dict, tag: str, results: str | Path = "results"
+) -> tuple[list[JobSpec], dict[Path, str]]:
     """The jobs, each with the scan step it reads (``scan_name``) and its spec's digest, and
     the text of every specification file: the resolved config, one spec per data set, job,
     table and figure. Nothing is written. Raises ``ConfigError`` naming every method whose
@@ -239,15 +251,24 @@ def plan_spec_files(cfg: dict, tag: str, results: str | Path = "results") -> tup
                 **tcfg,
                 # JSON sorts mapping keys, so the paper's row and column order is kept as lists.
                 "method_order": [m for m in exp["methods"] if m in tcfg["methods"]],
-                "dataset_order": (["all"] if tcfg.get("pool_datasets")
-                                  else [d for d in exp["datasets"] if d in tcfg["datasets"]]),
+                "dataset_order": (
+                    ["all"]
+                    if tcfg.get("pool_datasets")
+                    else [d for d in exp["datasets"] if d in tcfg["datasets"]]
+                ),
                 # run by the experiment but without a row or column in the paper's table: the
                 # report names them rather than dropping them silently
                 "unplaced": {
-                    "datasets": [] if tcfg.get("pool_datasets") else [d for d in exp["datasets"] if d not in tcfg["datasets"]],
+                    "datasets": []
+                    if tcfg.get("pool_datasets")
+                    else [d for d in exp["datasets"] if d not in tcfg["datasets"]],
                     "methods": [m for m in exp["methods"] if m not in tcfg["methods"]],
                 },
-                **({"limit_value": cfg["protocol"][exp["protocol"]][tcfg["limit"]]} if "limit" in tcfg else {}),
+                **(
+                    {"limit_value": cfg["protocol"][exp["protocol"]][tcfg["limit"]]}
+                    if "limit" in tcfg
+                    else {}
+                ),
                 "report": cfg["report"],
                 "profile": cfg["profile"],
                 "title": pcfg["title"],

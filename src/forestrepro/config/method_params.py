@@ -1,8 +1,8 @@
 """Method parameters checked while the jobs are planned, before any job runs.
 
 Each planned job's method is built as the job would build it, and its estimator's own
-parameter checks (``_check_params``, or scikit-learn's ``_parameter_constraints``, on nested
-estimators too) run on the fixed parameters, on every sweep value, and on every grid value for
+parameter checks (``_check_params``, or its scikit-learn ``_parameter_constraints`` read by
+``forestrepro._validation.check_params``, on nested estimators too) run on the fixed parameters, on every sweep value, and on every grid value for
 the data set's configured feature count. So ``n_estimators=-1``, ``abc`` or ``2.5`` is one
 error naming the method, the experiment and the value, instead of a traceback in every job.
 Training never imports this module, so the run records do not depend on it.
@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 
 from sklearn.base import BaseEstimator, clone
+
+from .._validation import check_params
 
 
 def check_estimator_params(estimator: BaseEstimator, n_features: int | None = None) -> None:
@@ -28,7 +30,7 @@ def check_estimator_params(estimator: BaseEstimator, n_features: int | None = No
         if check is not None:
             check()
         elif getattr(probe, "_parameter_constraints", None):
-            probe._validate_params()
+            check_params(probe)
     except AttributeError:  # the check needs fitted data it cannot have here
         pass
     for value in probe.get_params(deep=False).values():
@@ -41,18 +43,19 @@ def _variants(method_config: dict, sweep: dict | None) -> list[tuple[str, dict]]
     if not sweep:
         return [("", method_config)]
     key = sweep["param"].removeprefix("params.")
-    return [(f" with {key}={value!r}", {**method_config, "params": {**method_config["params"], key: value}})
-            for value in sweep["values"]]
+    return [
+        (f" with {key}={value!r}", {**method_config, "params": {**method_config["params"], key: value}})
+        for value in sweep["values"]
+    ]
 
 
 def _problem(method_config: dict, options: dict, n_features: int | None) -> str | None:
     """The first parameter error of one method configuration, or None."""
     from ..methods import build_method
-    from ..methods.c2rf import C2RFApproach
 
     try:
         method = build_method(method_config, options)
-        if isinstance(method, C2RFApproach):  # its switches are checked when it is built
+        if not method.is_estimator:  # a C2RF approach: its switches are checked when it is built
             return None
         estimator = method.estimator(random_state=0)
         check_estimator_params(estimator, n_features)
@@ -85,7 +88,9 @@ def check_method_params(specs: list[dict]) -> list[str]:
             problem = _problem(method_config, options, n_features)
             if problem:
                 failed.add(where)
-                problems.append(f"method.{spec['method']}{label} (paper.{spec['paper']}.experiments."
-                                f"{spec['experiment']}, data set {spec['dataset']}): {problem}")
+                problems.append(
+                    f"method.{spec['method']}{label} (paper.{spec['paper']}.experiments."
+                    f"{spec['experiment']}, data set {spec['dataset']}): {problem}"
+                )
                 break
     return problems

@@ -1,4 +1,4 @@
-"""Validate a composed configuration: JSON Schemas in ``workflow/schemas/`` plus cross-references.
+"""Validate a composed configuration: the packaged JSON Schemas (``forestrepro/schemas/``) plus cross-references.
 
 The schemas catch typos and wrong types; :func:`check_references` catches a paper that names a
 method, data set or protocol that does not exist, and lists the valid names.
@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import difflib
 from functools import cache
-from pathlib import Path
 
 import jsonschema
 import yaml
 
-SCHEMA_DIR = Path(__file__).resolve().parents[3] / "workflow" / "schemas"
+from ..resources import schema_path
+from .errors import ConfigError
 
 
 @cache
 def _schema(name: str) -> dict:
-    return yaml.safe_load((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+    return yaml.safe_load(schema_path(name).read_text(encoding="utf-8"))
 
 
 def _schema_error(err: jsonschema.ValidationError, where: str) -> str:
@@ -40,10 +40,18 @@ def _check_approach_protocol(cfg: dict, protocol: str, method: str, where: str) 
     if is_approach == is_c2rf_protocol:
         return []
     if is_approach:
-        return [(f"{where}: method '{method}' is a C2RF approach, which runs only under a protocol of kind "
-                 f"c2rf_samples, not '{protocol}'")]
-    return [(f"{where}: protocol '{protocol}' (kind c2rf_samples) runs C2RF approaches only; method '{method}' "
-             f"is an estimator ({cfg['method'][method]['estimator']})")]
+        return [
+            (
+                f"{where}: method '{method}' is a C2RF approach, which runs only under a protocol of kind "
+                f"c2rf_samples, not '{protocol}'"
+            )
+        ]
+    return [
+        (
+            f"{where}: protocol '{protocol}' (kind c2rf_samples) runs C2RF approaches only; method '{method}' "
+            f"is an estimator ({cfg['method'][method]['estimator']})"
+        )
+    ]
 
 
 def check_references(cfg: dict) -> list[str]:
@@ -65,45 +73,83 @@ def check_references(cfg: dict) -> list[str]:
                     problems.extend(_check_approach_protocol(cfg, exp["protocol"], method, where))
             for dataset in exp["datasets"]:
                 if dataset not in cfg.get("dataset", {}):
-                    problems.append(_unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets"))
+                    problems.append(
+                        _unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets")
+                    )
         for dataset in pcfg.get("dataset_options", {}):
             if dataset not in cfg.get("dataset", {}):
                 problems.append(
-                    _unknown("data set", dataset, list(cfg.get("dataset", {})), f"paper.{paper}.dataset_options")
+                    _unknown(
+                        "data set", dataset, list(cfg.get("dataset", {})), f"paper.{paper}.dataset_options"
+                    )
                 )
         for kind, items in (("tables", pcfg["tables"]), ("figures", pcfg.get("figures", {}))):
             for name, tcfg in items.items():
                 where = f"paper.{paper}.{kind}.{name}"
                 if tcfg["experiment"] not in pcfg["experiments"]:
-                    problems.append(_unknown("experiment", tcfg["experiment"], list(pcfg["experiments"]), where))
+                    problems.append(
+                        _unknown("experiment", tcfg["experiment"], list(pcfg["experiments"]), where)
+                    )
                     continue
                 exp = pcfg["experiments"][tcfg["experiment"]]
                 protocol = cfg["protocol"].get(exp["protocol"], {})
                 if "limit" in tcfg and exp["protocol"] in cfg["protocol"] and tcfg["limit"] not in protocol:
-                    problems.append(_unknown(f"parameter of protocol '{exp['protocol']}'", tcfg["limit"],
-                                             sorted(protocol), f"{where}.limit"))
+                    problems.append(
+                        _unknown(
+                            f"parameter of protocol '{exp['protocol']}'",
+                            tcfg["limit"],
+                            sorted(protocol),
+                            f"{where}.limit",
+                        )
+                    )
                 if kind == "figures" and "dataset" in tcfg and tcfg["dataset"] not in exp["datasets"]:
-                    problems.append(_unknown(f"data set of experiment '{tcfg['experiment']}'", tcfg["dataset"],
-                                             exp["datasets"], f"{where}.dataset"))
+                    problems.append(
+                        _unknown(
+                            f"data set of experiment '{tcfg['experiment']}'",
+                            tcfg["dataset"],
+                            exp["datasets"],
+                            f"{where}.dataset",
+                        )
+                    )
                 for pair in tcfg.get("paired", []):
                     for method in (pair["a"], pair["b"]):
                         if method not in tcfg["methods"]:
-                            problems.append(_unknown("method of the table", method, list(tcfg["methods"]),
-                                                     f"{where}.paired"))
+                            problems.append(
+                                _unknown(
+                                    "method of the table", method, list(tcfg["methods"]), f"{where}.paired"
+                                )
+                            )
                 for average in tcfg.get("averages", []):
                     for dataset in average["datasets"]:
                         if dataset not in tcfg["datasets"]:
-                            problems.append(_unknown("data set of the table", dataset, list(tcfg["datasets"]),
-                                                     f"{where}.averages.{average['group']}"))
+                            problems.append(
+                                _unknown(
+                                    "data set of the table",
+                                    dataset,
+                                    list(tcfg["datasets"]),
+                                    f"{where}.averages.{average['group']}",
+                                )
+                            )
                 if kind == "figures":
                     for method in tcfg.get("methods", []):
                         if method not in exp["methods"]:
-                            problems.append(_unknown(f"method of experiment '{tcfg['experiment']}'", method,
-                                                     exp["methods"], f"{where}.methods"))
+                            problems.append(
+                                _unknown(
+                                    f"method of experiment '{tcfg['experiment']}'",
+                                    method,
+                                    exp["methods"],
+                                    f"{where}.methods",
+                                )
+                            )
         for i, rule in enumerate(pcfg.get("causes", [])):
-            for table in [*rule.get("tables", []), *([rule["ablation_table"]] if "ablation_table" in rule else [])]:
+            for table in [
+                *rule.get("tables", []),
+                *([rule["ablation_table"]] if "ablation_table" in rule else []),
+            ]:
                 if table not in pcfg["tables"]:
-                    problems.append(_unknown("table", table, list(pcfg["tables"]), f"paper.{paper}.causes[{i}]"))
+                    problems.append(
+                        _unknown("table", table, list(pcfg["tables"]), f"paper.{paper}.causes[{i}]")
+                    )
     return problems
 
 
@@ -119,15 +165,11 @@ def check_values(cfg: dict) -> list[str]:
 
 def validate_config(cfg: dict) -> None:
     """Raise ``ConfigError`` listing every schema violation and dangling name in ``cfg``."""
-    from .compose import ConfigError
-
     validator = jsonschema.Draft202012Validator(_schema("config.schema.yaml"))
     problems = [_schema_error(e, "config") for e in validator.iter_errors(cfg)]
-    dataset_schema = SCHEMA_DIR / "dataset.schema.yaml"
-    if dataset_schema.exists():
-        dvalidator = jsonschema.Draft202012Validator(_schema("dataset.schema.yaml"))
-        for name, dcfg in cfg.get("dataset", {}).items():
-            problems += [_schema_error(e, f"dataset.{name}") for e in dvalidator.iter_errors(dcfg)]
+    dvalidator = jsonschema.Draft202012Validator(_schema("dataset.schema.yaml"))
+    for name, dcfg in cfg.get("dataset", {}).items():
+        problems += [_schema_error(e, f"dataset.{name}") for e in dvalidator.iter_errors(dcfg)]
     if not problems:
         problems = check_references(cfg) + check_values(cfg)
     if problems:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -11,13 +12,11 @@ from pathlib import Path
 import pandas as pd
 
 from .errors import DatasetError, SourceUnavailable
-from .mirror import DEFAULT_MIRROR_DIR, load_mirror
+from .mirror import default_mirror_dir, load_mirror
 from .openml_source import load_openml
-from .registry import REPO_ROOT
 from .synthetic import generate
 from .tabular import finalize
 
-DEFAULT_OPENML_CACHE = REPO_ROOT / "results" / "openml_cache"
 RECORDED_PACKAGES = ("numpy", "pandas", "scipy", "openml", "pyarrow", "h5py", "liac-arff")
 
 
@@ -72,8 +71,9 @@ def load_dataset(
 ) -> LoadedDataset:
     """Load the data set ``spec`` (from ``load_spec``) from the first of ``sources`` that has it.
 
-    ``mirror_dir`` defaults to ``<repo>/../shared/datasets``, ``openml_cache`` to
-    ``<repo>/results/openml_cache``. A source that lacks the data (missing file, no OpenML id,
+    ``mirror_dir`` defaults to ``$FORESTREPRO_MIRROR`` (without it the mirror is skipped),
+    ``openml_cache`` to ``$FORESTREPRO_OPENML_CACHE`` or ``results/openml_cache`` under the
+    working directory (the workflow passes both). A source that lacks the data (missing file, no OpenML id,
     OpenML unreachable) is skipped and recorded; a checksum or shape mismatch raises
     ``DatasetError`` at once. If no source delivers, the error lists every source tried and why.
 
@@ -85,8 +85,15 @@ def load_dataset(
         features, target, part = generate(spec)
         return _loaded(spec, features, target, part, [])
     readers = {
-        "mirror": lambda: load_mirror(spec, Path(DEFAULT_MIRROR_DIR if mirror_dir is None else mirror_dir)),
-        "openml": lambda: load_openml(spec, Path(DEFAULT_OPENML_CACHE if openml_cache is None else openml_cache)),
+        "mirror": lambda: load_mirror(spec, default_mirror_dir() if mirror_dir is None else Path(mirror_dir)),
+        "openml": lambda: load_openml(
+            spec,
+            Path(
+                openml_cache
+                if openml_cache is not None
+                else os.environ.get("FORESTREPRO_OPENML_CACHE", "results/openml_cache")
+            ),
+        ),
     }
     unknown = [s for s in sources if s not in readers]
     if unknown or not sources:

@@ -1,21 +1,28 @@
 """The offline mirror source: files listed in the config, checked by sha256, then parsed.
 
-Default directory: ``../shared/datasets`` next to the repository (see its README and
-MANIFEST.tsv); users may point ``mirror_dir`` at their own copy with the same layout.
+The directory is passed in (the workflow passes ``data.mirror_dir`` of its configuration,
+by default ``$FORESTREPRO_MIRROR`` or ``../shared/datasets``, see its README and MANIFEST.tsv);
+a library user without one may set ``FORESTREPRO_MIRROR`` (``default_mirror_dir``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pandas as pd
 
 from .errors import DatasetError, SourceUnavailable
 from .formats import parse
-from .registry import REPO_ROOT
 
-DEFAULT_MIRROR_DIR = REPO_ROOT.parent / "shared" / "datasets"
+
+def default_mirror_dir() -> Path:
+    """``$FORESTREPRO_MIRROR``; without it there is no mirror (``SourceUnavailable``)."""
+    directory = os.environ.get("FORESTREPRO_MIRROR")
+    if not directory:
+        raise SourceUnavailable("no mirror directory given (pass mirror_dir or set FORESTREPRO_MIRROR)")
+    return Path(directory)
 
 
 def sha256_file(path: Path) -> str:

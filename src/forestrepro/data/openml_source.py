@@ -54,7 +54,9 @@ def load_openml(spec: dict, cache_dir: Path) -> tuple[pd.DataFrame, pd.Series, d
     """
     config = spec["openml"]
     if config["id"] is None:
-        raise SourceUnavailable("no OpenML id for this data set: the mirror is the only source (see its notes)")
+        raise SourceUnavailable(
+            "no OpenML id for this data set: the mirror is the only source (see its notes)"
+        )
     with _openml_config(cache_dir) as openml:
         cached = Path(openml.config.get_cache_directory(), "datasets", str(config["id"]), "description.xml")
         if not cached.is_file():
@@ -64,7 +66,9 @@ def load_openml(spec: dict, cache_dir: Path) -> tuple[pd.DataFrame, pd.Series, d
                 config["id"], download_data=True, download_qualities=False, download_features_meta_data=False
             )
         except Exception as error:  # network, server or cache failure: this source cannot deliver
-            raise SourceUnavailable(f"OpenML {config['id']} download failed ({type(error).__name__}: {error})") from error
+            raise SourceUnavailable(
+                f"OpenML {config['id']} download failed ({type(error).__name__}: {error})"
+            ) from error
         if config["version"] is not None and int(dataset.version) != config["version"]:
             raise DatasetError(
                 f"{spec['name']}: OpenML {config['id']} is version {dataset.version}, the config expects {config['version']}"
@@ -73,11 +77,18 @@ def load_openml(spec: dict, cache_dir: Path) -> tuple[pd.DataFrame, pd.Series, d
         try:
             features, target, _, _ = dataset.get_data(target=target_name, dataset_format="dataframe")
         except (KeyError, ValueError) as error:
-            raise DatasetError(f"{spec['name']}: OpenML {config['id']} has no target '{target_name}' ({error})") from error
+            raise DatasetError(
+                f"{spec['name']}: OpenML {config['id']} has no target '{target_name}' ({error})"
+            ) from error
     features = features.drop(columns=[c for c in config["drop_columns"] if c in features.columns])
     provenance = {
         "source": "openml",
-        "openml": {"id": config["id"], "version": int(dataset.version), "name": dataset.name,
-                   "target": target_name, "md5_checksum": dataset.md5_checksum},
+        "openml": {
+            "id": config["id"],
+            "version": int(dataset.version),
+            "name": dataset.name,
+            "target": target_name,
+            "md5_checksum": dataset.md5_checksum,
+        },
     }
     return features, target.rename("target"), provenance

@@ -1,6 +1,8 @@
-"""The data set registry: one YAML file per data set in ``conf/dataset/``, validated on load.
+"""The data set registry: one YAML file per data set, validated on load.
 
-The schema is ``workflow/schemas/dataset.schema.yaml`` (JSON Schema written in YAML).
+The registry is the package's ``datasets/`` (``conf/dataset/`` of the checkout), or the
+directory that ``config_dir`` or ``FORESTREPRO_DATASETS`` names (``forestrepro.resources``);
+the schema is the packaged ``schemas/dataset.schema.yaml`` (JSON Schema written in YAML).
 """
 
 from __future__ import annotations
@@ -12,15 +14,14 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from ..resources import dataset_dir, schema_path
 from .errors import DatasetError
 
-REPO_ROOT = Path(__file__).resolve().parents[3]  # src/forestrepro/data -> repo
-DEFAULT_CONFIG_DIR = REPO_ROOT / "conf" / "dataset"
-SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "dataset.schema.yaml"
+SCHEMA_PATH = schema_path("dataset.schema.yaml")
 
 
 def _config_dir(config_dir: str | Path | None) -> Path:
-    return Path(config_dir) if config_dir is not None else DEFAULT_CONFIG_DIR
+    return Path(config_dir) if config_dir is not None else dataset_dir()
 
 
 @functools.cache
@@ -33,7 +34,7 @@ def _validator() -> jsonschema.Draft202012Validator:
 def list_datasets(config_dir: str | Path | None = None) -> list[str]:
     """Names of all registered data sets (the ``*.yaml`` stems of ``config_dir``), sorted.
 
-    ``config_dir`` defaults to ``<repo>/conf/dataset``, found relative to this package.
+    ``config_dir`` defaults to the packaged registry (``forestrepro.resources.dataset_dir``).
     """
     return sorted(p.stem for p in _config_dir(config_dir).glob("*.yaml"))
 

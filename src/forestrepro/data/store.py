@@ -13,7 +13,9 @@ from .errors import DatasetError
 from .loader import LoadedDataset
 
 
-def write_dataset(loaded: LoadedDataset, parquet_path: str | os.PathLike, provenance_path: str | os.PathLike) -> None:
+def write_dataset(
+    loaded: LoadedDataset, parquet_path: str | os.PathLike, provenance_path: str | os.PathLike
+) -> None:
     """Write ``loaded.frame`` as parquet and ``loaded.provenance`` as JSON with sorted keys, both atomically."""
     with atomic_path(parquet_path) as tmp:
         loaded.frame.to_parquet(tmp, index=False, engine="pyarrow")
@@ -34,5 +36,7 @@ def read_dataset(
     if text and allow_text and list(features.columns) == text[:1] and len(text) == 1:
         return features[text[0]].astype(str).to_numpy(dtype=object), frame["target"].to_numpy(), text
     if text:
-        raise DatasetError(f"{parquet_path}: text features {text}; read it with pandas.read_parquet and vectorise")
+        raise DatasetError(
+            f"{parquet_path}: text features {text}; read it with pandas.read_parquet and vectorise"
+        )
     return features.to_numpy(dtype=np.float64), frame["target"].to_numpy(), list(features.columns)

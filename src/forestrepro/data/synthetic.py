@@ -39,7 +39,7 @@ def stripe_label(u, n_stripes):
     ``[2**-m, 1.5 * 2**-m)``; stripes deeper than ``n_stripes`` are merged into it."""
     with np.errstate(divide="ignore"):
         band = np.ceil(-np.log2(u))
-    stripe = np.where(u >= 1.5 * 2.0 ** -band, 2 * band - 1, 2 * band)
+    stripe = np.where(u >= 1.5 * 2.0**-band, 2 * band - 1, 2 * band)
     return (np.minimum(stripe, n_stripes) % 2 == 1).astype(np.intp)
 
 
@@ -74,15 +74,13 @@ def generate(spec):
     ``synthetic: {generator, n_samples, seed, params}``: ``n_samples`` points drawn by
     ``GENERATORS[generator](n_samples, seed=seed, **params)``, features named ``x1``, ``x2``,
     ...  The provenance says the data are synthetic and how they were drawn."""
-    import pandas as pd
-
-    from .errors import DatasetError
 
     source = spec["synthetic"]
     name = source["generator"]
     if name not in GENERATORS:
-        raise DatasetError(f"{spec['name']}: unknown synthetic generator {name!r}; "
-                           f"valid: {sorted(GENERATORS)}")
+        raise DatasetError(
+            f"{spec['name']}: unknown synthetic generator {name!r}; valid: {sorted(GENERATORS)}"
+        )
     params = dict(source.get("params") or {})
     try:
         X, y = GENERATORS[name](source["n_samples"], seed=source["seed"], **params)
@@ -91,8 +89,12 @@ def generate(spec):
     features = pd.DataFrame(X, columns=[f"x{j + 1}" for j in range(X.shape[1])])
     part = {
         "source": "synthetic",
-        "synthetic": {"generator": f"forestrepro.data.synthetic.{name}",
-                      "n_samples": source["n_samples"], "seed": source["seed"], "params": params},
+        "synthetic": {
+            "generator": f"forestrepro.data.synthetic.{name}",
+            "n_samples": source["n_samples"],
+            "seed": source["seed"],
+            "params": params,
+        },
         "files": [],
     }
     return features, pd.Series(y, name="target"), part

@@ -19,8 +19,24 @@ from .errors import DatasetError
 from .targets import binarize
 
 # Tokens that look like a missing or non-finite number rather than a category.
-NOT_A_NUMBER = frozenset({"", "?", "-", "nan", "na", "n/a", "null", "none", "inf", "+inf", "-inf", "infinity",
-                          "+infinity", "-infinity"})
+NOT_A_NUMBER = frozenset(
+    {
+        "",
+        "?",
+        "-",
+        "nan",
+        "na",
+        "n/a",
+        "null",
+        "none",
+        "inf",
+        "+inf",
+        "-inf",
+        "infinity",
+        "+infinity",
+        "-infinity",
+    }
+)
 
 
 class NotANumberError(ValueError):
@@ -72,8 +88,10 @@ def check_finite(frame: pd.DataFrame, spec: dict, origin: str) -> None:
     infinite = pd.DataFrame(np.isinf(numeric.to_numpy()), columns=numeric.columns)
     if infinite.to_numpy().any():
         column, row = _first_cell(infinite)
-        raise DatasetError(f"{spec['name']} ({origin}): {int(infinite.to_numpy().sum())} infinite value(s); the "
-                           f"first in column '{column}', data row {row + 1}")
+        raise DatasetError(
+            f"{spec['name']} ({origin}): {int(infinite.to_numpy().sum())} infinite value(s); the "
+            f"first in column '{column}', data row {row + 1}"
+        )
     missing = numeric.isna().reset_index(drop=True)
     if missing.to_numpy().any() and not spec["drop_incomplete_rows"]:
         column, row = _first_cell(missing)
@@ -101,7 +119,9 @@ def finalize(features: pd.DataFrame, target: pd.Series, spec: dict, *, text_colu
     columns = [str(c) for c in features.columns]
     duplicated = sorted({c for c in columns if columns.count(c) > 1})
     if duplicated or "target" in columns:
-        raise DatasetError(f"{name} ({origin}): feature names must be unique and not 'target': {duplicated or ['target']}")
+        raise DatasetError(
+            f"{name} ({origin}): feature names must be unique and not 'target': {duplicated or ['target']}"
+        )
     if target.isna().any():
         raise DatasetError(f"{name} ({origin}): {int(target.isna().sum())} rows have no label")
 
@@ -136,10 +156,16 @@ def finalize(features: pd.DataFrame, target: pd.Series, spec: dict, *, text_colu
         frame = frame[~incomplete]
     frame = frame.reset_index(drop=True)
 
-    found = {"rows": frame.shape[0], "features": frame.shape[1] - 1, "classes": int(frame["target"].nunique())}
+    found = {
+        "rows": frame.shape[0],
+        "features": frame.shape[1] - 1,
+        "classes": int(frame["target"].nunique()),
+    }
     expected = spec["expected"]
     if found != expected:
-        diff = ", ".join(f"{k} {found[k]} (expected {expected[k]})" for k in expected if found[k] != expected[k])
+        diff = ", ".join(
+            f"{k} {found[k]} (expected {expected[k]})" for k in expected if found[k] != expected[k]
+        )
         raise DatasetError(
             f"{name}: shape mismatch in {origin}: {diff}; "
             f"expected {expected['rows']} x {expected['features']}, {expected['classes']} classes, "

@@ -12,51 +12,16 @@ builder's ``max_error_fraction``, ``min_samples_split``, ``max_leaf_nodes`` and
 ``max_depth``; the defaults grow trees to pure nodes.
 """
 
-import numbers
+from __future__ import annotations
 
-import numpy as np
+from numbers import Integral
 
-from forestrepro.ensembles.forest import PluggableForestClassifier
-from forestrepro.trees.estimator import PluggableTreeClassifier
-from forestrepro.trees.rules.banzhaf_rule import BanzhafMidpoint
-from forestrepro.trees.rules.best_threshold import BestThreshold
+from .._validation import Interval, StrOptions, at_least
+from ..trees.rules.banzhaf_rule import MAX_BINS, BanzhafMidpoint
+from ..trees.rules.best_threshold import BestThreshold
+from ._base import PaperForest, base_arguments, paper_h
 
-_VARIANTS = ("brf", "pbrf")
-_FEATURE_SUBSETS = ("per_tree", "per_node")
-
-
-def paper_h(n_features, h=None, h_offset=0.0):
-    """``h = round(log2(M) + C)`` (Sec. 4.3), rounded half up and clipped to ``[1, M]``;
-    ``h`` itself (clipped) when given."""
-    if h is None:
-        h = int(np.floor(np.log2(n_features) + h_offset + 0.5))
-    return int(min(max(h, 1), n_features))
-
-
-class PaperForest(PluggableForestClassifier):
-    """Base of the paper's forests: ``h``/``h_offset`` and the trees' stopping rules.
-
-    Subclasses define ``__init__`` (scikit-learn reads their parameters from it) and
-    ``_tree_kwargs()``: the split rule and feature parameters of their trees.  ``fit``
-    validates the data, then calls ``_check_params``, which also sets ``h_``, the ``h`` of
-    the fitted data.
-    """
-
-    def _check_params(self):
-        super()._check_params()
-        if self.h is not None and (isinstance(self.h, bool)
-                                   or not isinstance(self.h, numbers.Integral) or self.h < 1):
-            raise ValueError(f"h must be None or an int >= 1, got {self.h!r}")
-        if isinstance(self.h_offset, bool) or not isinstance(self.h_offset, numbers.Real):
-            raise ValueError(f"h_offset must be a real number, got {self.h_offset!r}")
-        self.h_ = paper_h(self.n_features_in_, self.h, self.h_offset)
-
-    def _make_tree(self, seed):
-        return PluggableTreeClassifier(
-            max_depth=self.max_depth, min_samples_split=self.min_samples_split,
-            max_leaf_nodes=self.max_leaf_nodes, max_error_fraction=self.max_error_fraction,
-            random_state=seed, **self._tree_kwargs(),
-        )
+__all__ = ["BanzhafForestClassifier", "GainRatioForestClassifier", "paper_h"]
 
 
 class BanzhafForestClassifier(PaperForest):
@@ -69,11 +34,19 @@ class BanzhafForestClassifier(PaperForest):
     (``forestrepro.trees.rules.banzhaf_rule``), always at the midpoint; the forest takes the
     trees' majority vote (Sec. 4.5).
 
+    The parameters every bagged forest shares (``bootstrap``, ``max_samples``, ``voting``,
+    ``oob_score``, ``n_jobs``, ``random_state``) are those of
+    [`BaggedForest`][forestrepro.ensembles._base.BaggedForest]; ``voting`` defaults to
+    "hard" (majority vote), and ``max_depth``, ``min_samples_split``, ``max_leaf_nodes`` and
+    ``max_error_fraction`` are the trees' stopping rules
+    (``forestrepro.trees.StoppingRules``).
+
     Parameters
     ----------
     n_estimators : int, default=100
         ``ntree`` (Sec. 6.1).
     variant : {"brf", "pbrf"}, default="brf"
+        BRF (gain-ratio root) or PBRF (Banzhaf root).
     h_offset : float, default=0.0
         ``C`` of ``h = round(log2(M) + C)``.
     h : int or None, default=None
@@ -90,49 +63,61 @@ class BanzhafForestClassifier(PaperForest):
         Largest index (Algorithm 1) or drawn with probability ``zeta`` (Sec. 5.1).
     root_cell : {"data", "unit"}, default="data"
         Root cell: the training data range, or ``[0, 1]**M`` for data scaled to it.
-    max_depth, min_samples_split, max_leaf_nodes, max_error_fraction
-        Stopping rules (``forestrepro.trees.StoppingRules``).
-    bootstrap, max_samples, voting, oob_score, n_jobs, random_state
-        As in ``PluggableForestClassifier``; ``voting`` defaults to "hard" (majority vote).
     """
 
-    def __init__(self, n_estimators=100, *, variant="brf", h_offset=0.0, h=None,
-                 max_coalition=3, n_bins=2, of="cell", selection="argmax", root_cell="data",
-                 max_depth=None, min_samples_split=2, max_leaf_nodes=None,
-                 max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
-        self.n_estimators = n_estimators
+    _parameter_constraints: dict[str, list] = {
+        **PaperForest._parameter_constraints,
+        "variant": [StrOptions({"brf", "pbrf"})],
+        "max_coalition": [None, at_least(1)],
+        "n_bins": [Interval(Integral, 2, MAX_BINS, closed="both")],
+        "of": [StrOptions({"cell", "data"})],
+        "selection": [StrOptions({"argmax", "sample"})],
+        "root_cell": [StrOptions({"data", "unit"})],
+    }
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        variant="brf",
+        h_offset=0.0,
+        h=None,
+        max_coalition=3,
+        n_bins=2,
+        of="cell",
+        selection="argmax",
+        root_cell="data",
+        max_depth=None,
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        max_error_fraction=0.0,
+        bootstrap=True,
+        max_samples=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        super().__init__(**base_arguments(PaperForest, locals()))
         self.variant = variant
-        self.h_offset = h_offset
-        self.h = h
         self.max_coalition = max_coalition
         self.n_bins = n_bins
         self.of = of
         self.selection = selection
         self.root_cell = root_cell
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.max_leaf_nodes = max_leaf_nodes
-        self.max_error_fraction = max_error_fraction
-        self.bootstrap = bootstrap
-        self.max_samples = max_samples
-        self.voting = voting
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
 
     def _check_params(self):
         super()._check_params()
-        if self.variant not in _VARIANTS:
-            raise ValueError(f"variant must be one of {_VARIANTS}, got {self.variant!r}")
         self._rule = BanzhafMidpoint(
-            root="banzhaf" if self.variant == "pbrf" else "gain_ratio", of=self.of,
-            n_bins=self.n_bins, max_coalition=self.max_coalition, selection=self.selection,
+            root="banzhaf" if self.variant == "pbrf" else "gain_ratio",
+            of=self.of,
+            n_bins=self.n_bins,
+            max_coalition=self.max_coalition,
+            selection=self.selection,
         )
 
     def _tree_kwargs(self):
-        return dict(split_rule=self._rule, subspace_size=self.h_, max_features=None,
-                    root_cell=self.root_cell)
+        return dict(split_rule=self._rule, subspace_size=self.h_, max_features=None, root_cell=self.root_cell)
 
 
 class GainRatioForestClassifier(PaperForest):
@@ -143,36 +128,57 @@ class GainRatioForestClassifier(PaperForest):
     features and every node tries all of them (the paper: "to construct the decision
     trees, h features were randomly selected"; Fig. 4: "h ... controls the size of feature
     subsets for each tree").  ``"per_node"``: ``h`` features drawn at every node (Breiman's
-    ``mtry``).  Other parameters as in ``BanzhafForestClassifier``.
+    ``mtry``).
+
+    The parameters every bagged forest shares (``bootstrap``, ``max_samples``, ``voting``,
+    ``oob_score``, ``n_jobs``, ``random_state``) are those of
+    [`BaggedForest`][forestrepro.ensembles._base.BaggedForest]; ``voting`` defaults to
+    "hard" (majority vote), and ``max_depth``, ``min_samples_split``, ``max_leaf_nodes`` and
+    ``max_error_fraction`` are the trees' stopping rules
+    (``forestrepro.trees.StoppingRules``).
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        ``ntree`` (Sec. 6.1).
+    h_offset : float, default=0.0
+        ``C`` of ``h = round(log2(M) + C)``.
+    h : int or None, default=None
+        The subspace size itself (overrides ``h_offset``).
+    feature_subset : {"per_tree", "per_node"}, default="per_tree"
+        Draw the ``h`` features once per tree (random subspace) or at every node.
     """
 
-    def __init__(self, n_estimators=100, *, h_offset=0.0, h=None, feature_subset="per_tree",
-                 max_depth=None, min_samples_split=2, max_leaf_nodes=None,
-                 max_error_fraction=0.0, bootstrap=True, max_samples=None, voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
-        self.n_estimators = n_estimators
-        self.h_offset = h_offset
-        self.h = h
-        self.feature_subset = feature_subset
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.max_leaf_nodes = max_leaf_nodes
-        self.max_error_fraction = max_error_fraction
-        self.bootstrap = bootstrap
-        self.max_samples = max_samples
-        self.voting = voting
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+    _parameter_constraints: dict[str, list] = {
+        **PaperForest._parameter_constraints,
+        "feature_subset": [StrOptions({"per_tree", "per_node"})],
+    }
 
-    def _check_params(self):
-        super()._check_params()
-        if self.feature_subset not in _FEATURE_SUBSETS:
-            raise ValueError(f"feature_subset must be one of {_FEATURE_SUBSETS}, got "
-                             f"{self.feature_subset!r}")
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        h_offset=0.0,
+        h=None,
+        feature_subset="per_tree",
+        max_depth=None,
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        max_error_fraction=0.0,
+        bootstrap=True,
+        max_samples=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        super().__init__(**base_arguments(PaperForest, locals()))
+        self.feature_subset = feature_subset
 
     def _tree_kwargs(self):
         per_tree = self.feature_subset == "per_tree"
-        return dict(split_rule=BestThreshold("gain_ratio"),
-                    subspace_size=self.h_ if per_tree else None,
-                    max_features=None if per_tree else self.h_)
+        return dict(
+            split_rule=BestThreshold("gain_ratio"),
+            subspace_size=self.h_ if per_tree else None,
+            max_features=None if per_tree else self.h_,
+        )

@@ -34,18 +34,19 @@ bootstrap samples, feature draws and threshold scan and differ only in the rule 
 varies, and scikit-learn's forest averages probabilities instead of voting.
 """
 
+from __future__ import annotations
+
 import dataclasses
 
 import numpy as np
 from numba import njit
 
-from forestrepro.ensembles.forest import PluggableForestClassifier
-from forestrepro.ensembles.rcrf import TreePredictionsMixin, check_choice
-from forestrepro.trees._nodes import LEAF
-from forestrepro.trees.estimator import PluggableTreeClassifier
-from forestrepro.trees.rules.best_threshold import BestThreshold
+from .._validation import COUNT, REAL, StrOptions
+from ..trees.estimator import PluggableTreeClassifier
+from ..trees.rules.best_threshold import BestThreshold
+from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin, base_arguments
 
-_DISCRETIZE = (None, "mdl")
+_FOREST_CONSTRAINTS = {k: v for k, v in BaggedForest._parameter_constraints.items() if k not in ALWAYS_BAGGED}
 
 
 @njit(cache=True, nogil=True)
@@ -118,8 +119,9 @@ def _mdlp(counts, values):
         n = whole.sum()
         entropy = _entropy(whole, n)
         k, k1, k2 = np.count_nonzero(whole), np.count_nonzero(s1), np.count_nonzero(s2)
-        delta = np.log2(3.0**k - 2.0) - (k * entropy - k1 * _entropy(s1, s1.sum())
-                                         - k2 * _entropy(s2, s2.sum()))
+        delta = np.log2(3.0**k - 2.0) - (
+            k * entropy - k1 * _entropy(s1, s1.sum()) - k2 * _entropy(s2, s2.sum())
+        )
         if entropy - best_split > (np.log2(n - 1.0) + delta) / n:
             cuts[n_cuts] = values[best - 1] / 2.0 + values[best] / 2.0
             n_cuts += 1
@@ -144,22 +146,24 @@ def mdl_cut_points(x, y, w, n_classes):
     if np.any(w[inbag] != np.round(w[inbag])):
         raise ValueError("MDLP needs integer sample weights (multiplicities)")
     values, group = np.unique(x[inbag].astype(np.float64), return_inverse=True)
-    counts = np.bincount(group * n_classes + y[inbag], weights=w[inbag],
-                         minlength=values.size * n_classes).reshape(values.size, n_classes)
+    counts = np.bincount(
+        group * n_classes + y[inbag], weights=w[inbag], minlength=values.size * n_classes
+    ).reshape(values.size, n_classes)
     return np.sort(_mdlp(counts, values))
 
 
 def bin_codes(X, cut_points):
     """Bin codes of ``X``: ``code = #cuts < x``, so ``x <= cuts[k]`` iff ``code <= k``."""
-    return np.column_stack([np.searchsorted(cuts, X[:, f].astype(np.float64), side="left")
-                            for f, cuts in enumerate(cut_points)]).astype(np.float32)
+    return np.column_stack(
+        [np.searchsorted(cuts, X[:, f].astype(np.float64), side="left") for f, cuts in enumerate(cut_points)]
+    ).astype(np.float32)
 
 
 def raw_thresholds(tree, cut_points):
     """``tree`` grown on bin codes, its thresholds moved to the raw cut points: a code
     threshold ``k + 1/2`` (or any value in ``(k, k + 1)``) becomes ``cuts[k]``."""
     threshold = tree.threshold.copy()
-    for node in np.flatnonzero(tree.children_left != LEAF):
+    for node in tree.split_nodes:
         threshold[node] = cut_points[tree.feature[node]][int(np.floor(threshold[node]))]
     return dataclasses.replace(tree, threshold=threshold)
 
@@ -168,8 +172,7 @@ class CredalTree(PluggableTreeClassifier):
     """A credal tree of the CRF: IIG splits on raw values, or on MDLP bins of its bootstrap
     sample (``discretize="mdl"``, ``cut_points_`` then holds each feature's cut points)."""
 
-    def __init__(self, split_rule="iig", *, max_features=None, discretize=None,
-                 random_state=None):
+    def __init__(self, split_rule="iig", *, max_features=None, discretize=None, random_state=None):
         super().__init__(split_rule, max_features=max_features, random_state=random_state)
         self.discretize = discretize
 
@@ -177,74 +180,100 @@ class CredalTree(PluggableTreeClassifier):
         if self.discretize is None:
             return super()._fit_encoded(X, y_encoded, sample_weight)
         n_classes = len(self.classes_)
-        self.cut_points_ = [mdl_cut_points(X[:, f], y_encoded, sample_weight, n_classes)
-                            for f in range(X.shape[1])]
+        self.cut_points_ = [
+            mdl_cut_points(X[:, f], y_encoded, sample_weight, n_classes) for f in range(X.shape[1])
+        ]
         super()._fit_encoded(bin_codes(X, self.cut_points_), y_encoded, sample_weight)
         self.tree_ = raw_thresholds(self.tree_, self.cut_points_)
         return self
 
 
-class CredalForestClassifier(TreePredictionsMixin, PluggableForestClassifier):
+class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
     """CRF (Abellán, Mantas and Castellano 2017): bagged credal trees, majority vote.
+
+    The parameters every bagged forest shares (``bootstrap``, ``max_samples``, ``voting``,
+    ``oob_score``, ``n_jobs``, ``random_state``) are those of
+    [`BaggedForest`][forestrepro.ensembles._base.BaggedForest]; ``voting`` defaults to
+    "hard" (majority vote), and every tree grows on a bootstrap sample of all ``n`` rows.
 
     Parameters
     ----------
     n_estimators : int, default=100
+        The number of trees.
     max_features : "log2+1", "log2", "sqrt", int, float or None, default="log2+1"
         Features drawn at each node; "log2+1" is ``int(log2 M) + 1``.
     s : float, default=1.0
         The IDM parameter of the IIG.
     discretize : {None, "mdl"}, default=None
         Split raw values, or Fayyad-Irani bins of each tree's bootstrap sample.
-    voting : {"hard", "soft"}, default="hard"
-    oob_score : bool, default=False
-        Compute ``oob_decision_function_`` and ``oob_score_``.
-    n_jobs : int or None, default=None
-    random_state : int, RandomState or None, default=None
     """
 
-    bootstrap = True
-    max_samples = None
+    _parameter_constraints: dict[str, list] = {
+        **_FOREST_CONSTRAINTS,
+        "max_features": [*COUNT, StrOptions({"log2+1"})],
+        "s": [REAL],
+        "discretize": [None, StrOptions({"mdl"})],
+    }
 
-    def __init__(self, n_estimators=100, *, max_features="log2+1", s=1.0, discretize=None,
-                 voting="hard", oob_score=False, n_jobs=None, random_state=None):
-        self.n_estimators = n_estimators
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        max_features="log2+1",
+        s=1.0,
+        discretize=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
         self.s = s
         self.discretize = discretize
-        self.voting = voting
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-
-    def _check_params(self):
-        super()._check_params()
-        check_choice("discretize", self.discretize, _DISCRETIZE)
 
     def _make_tree(self, seed):
         max_features = self.max_features
         if max_features == "log2+1":
             max_features = int(np.log2(self.n_features_in_)) + 1
-        return CredalTree(BestThreshold("iig", s=self.s), max_features=max_features,
-                          discretize=self.discretize, random_state=seed)
+        return CredalTree(
+            BestThreshold("iig", s=self.s),
+            max_features=max_features,
+            discretize=self.discretize,
+            random_state=seed,
+        )
 
 
-class BreimanForestClassifier(TreePredictionsMixin, PluggableForestClassifier):
-    """RF of the RCRF paper: bagged fully grown Gini trees, m features per node, majority
-    vote.  Parameters as ``CredalForestClassifier`` (``max_features`` default "log2")."""
+class BreimanForestClassifier(TreePredictionsMixin, BaggedForest):
+    """RF of the RCRF paper: bagged fully grown Gini trees, m features per node, majority vote.
 
-    bootstrap = True
-    max_samples = None
+    The parameters every bagged forest shares (``bootstrap``, ``max_samples``, ``voting``,
+    ``oob_score``, ``n_jobs``, ``random_state``) are those of
+    [`BaggedForest`][forestrepro.ensembles._base.BaggedForest]; ``voting`` defaults to
+    "hard" (majority vote), and every tree grows on a bootstrap sample of all ``n`` rows.
 
-    def __init__(self, n_estimators=100, *, max_features="log2", voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
-        self.n_estimators = n_estimators
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        The number of trees.
+    max_features : "log2", "sqrt", int, float or None, default="log2"
+        m, the features drawn at each node (``max(1, int(log2 M))`` for "log2").
+    """
+
+    _parameter_constraints: dict[str, list] = {**_FOREST_CONSTRAINTS, "max_features": COUNT}
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        max_features="log2",
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
-        self.voting = voting
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
 
     def _make_tree(self, seed):
-        return PluggableTreeClassifier("gini", max_features=self.max_features,
-                                       random_state=seed)
+        return PluggableTreeClassifier("gini", max_features=self.max_features, random_state=seed)

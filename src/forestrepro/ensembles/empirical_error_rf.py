@@ -11,17 +11,26 @@ threshold of fewest misclassified training points among them
 (a pure node is a leaf; a node of one distinct point cannot be cut), majority vote.
 """
 
-from forestrepro.ensembles.forest import PluggableForestClassifier
-from forestrepro.trees.estimator import PluggableTreeClassifier
-from forestrepro.trees.rules.empirical_error import EmpiricalError
+from __future__ import annotations
+
+from .._validation import COUNT, at_least
+from ..trees.estimator import PluggableTreeClassifier
+from ..trees.rules.empirical_error import EmpiricalError
+from ._base import BaggedForest, base_arguments
 
 
-class EmpiricalErrorForestClassifier(PluggableForestClassifier):
+class EmpiricalErrorForestClassifier(BaggedForest):
     """Bagged greedy empirical-error trees, fully grown, majority vote.
+
+    The parameters every bagged forest shares (``bootstrap``, ``max_samples``, ``voting``,
+    ``oob_score``, ``n_jobs``, ``random_state``) are those of
+    [`BaggedForest`][forestrepro.ensembles._base.BaggedForest]; ``voting`` defaults to
+    "hard" (majority vote).
 
     Parameters
     ----------
     n_estimators : int, default=100
+        The number of trees.
     max_features : None, "sqrt", "log2", int or float, default="log2"
         Split directions drawn per node (scikit-learn's convention; at least 1).
     min_samples_split : int, default=2
@@ -30,25 +39,39 @@ class EmpiricalErrorForestClassifier(PluggableForestClassifier):
         A leaf budget ``k`` (breadth-first growth stops at ``k`` leaves), the ``k_n`` of the
         greedy example in Devroye, Gyorfi and Lugosi (1996) and Biau et al. (2008); None:
         fully grown trees, as the BRF paper states it.
-    bootstrap, max_samples, voting, oob_score, n_jobs, random_state
-        As in ``PluggableForestClassifier``; ``voting`` defaults to "hard" (majority vote).
     """
 
-    def __init__(self, n_estimators=100, *, max_features="log2", min_samples_split=2,
-                 max_leaf_nodes=None, bootstrap=True, max_samples=None, voting="hard", oob_score=False, n_jobs=None,
-                 random_state=None):
-        self.n_estimators = n_estimators
+    _parameter_constraints: dict[str, list] = {
+        **BaggedForest._parameter_constraints,
+        "max_features": COUNT,
+        "min_samples_split": [at_least(2)],
+        "max_leaf_nodes": [None, at_least(2)],
+    }
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        max_features="log2",
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        bootstrap=True,
+        max_samples=None,
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
         self.min_samples_split = min_samples_split
         self.max_leaf_nodes = max_leaf_nodes
-        self.bootstrap = bootstrap
-        self.max_samples = max_samples
-        self.voting = voting
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
 
     def _make_tree(self, seed):
-        return PluggableTreeClassifier(EmpiricalError(), max_features=self.max_features,
-                                       min_samples_split=self.min_samples_split,
-                                       max_leaf_nodes=self.max_leaf_nodes, random_state=seed)
+        return PluggableTreeClassifier(
+            EmpiricalError(),
+            max_features=self.max_features,
+            min_samples_split=self.min_samples_split,
+            max_leaf_nodes=self.max_leaf_nodes,
+            random_state=seed,
+        )

@@ -27,37 +27,17 @@ Readings, each a parameter:
   scores the same and the builder keeps the first cut of the first usable drawn feature.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from forestrepro.ensembles.forest import PluggableForestClassifier
-from forestrepro.trees.estimator import PluggableTreeClassifier
-from forestrepro.trees.rules.label_view import LabelView, PriorityClassView
-
-_FEATURE_SUBSETS = ("per_node", "per_tree")
-_PRIORITY_DRAWS = ("all", "present")
-_ABSENT_CLASS_LABELS = ("original", "binary")
-
-
-def check_choice(name, value, choices):
-    """A clear error unless ``value`` is one of ``choices``."""
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-
-
-class TreePredictionsMixin:
-    """``tree_predictions(X)`` for a forest of ``PluggableTreeClassifier`` trees."""
-
-    def tree_predictions(self, X):
-        """Each tree's predicted class, as an index into ``classes_``: an int array of shape
-        (n_trees, n_samples).  A tree predicts its leaf's majority class, ties to the lower
-        index (as in the forest's hard vote)."""
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float32, order="C")
-        return np.stack([np.argmax(tree.tree_.predict_proba(X), axis=1)
-                         for tree in self.estimators_])
+from .._validation import COUNT, StrOptions
+from ..trees.estimator import PluggableTreeClassifier
+from ..trees.rules.label_view import LabelView, PriorityClassView
+from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin, base_arguments
 
 
 @dataclass(frozen=True)
@@ -78,10 +58,19 @@ class PriorityClassTree(PluggableTreeClassifier):
     the tree's bootstrap and feature draws.  ``priority_index_`` is the encoded class.
     """
 
-    def __init__(self, split_rule="gini", *, max_features=None, subspace_size=None,
-                 priority_draw="all", absent_class_labels="original", random_state=None):
-        super().__init__(split_rule, max_features=max_features, subspace_size=subspace_size,
-                         random_state=random_state)
+    def __init__(
+        self,
+        split_rule="gini",
+        *,
+        max_features=None,
+        subspace_size=None,
+        priority_draw="all",
+        absent_class_labels="original",
+        random_state=None,
+    ):
+        super().__init__(
+            split_rule, max_features=max_features, subspace_size=subspace_size, random_state=random_state
+        )
         self.priority_draw = priority_draw
         self.absent_class_labels = absent_class_labels
 
@@ -99,8 +88,13 @@ class PriorityClassTree(PluggableTreeClassifier):
         return BinaryPriorityLabels(self.priority_index_)
 
 
-class RCRFClassifier(TreePredictionsMixin, PluggableForestClassifier):
+class RCRFClassifier(TreePredictionsMixin, BaggedForest):
     """The RCRF forest: bagged Gini trees of Algorithm 2 with a random priority class each.
+
+    The parameters every bagged forest shares (``bootstrap``, ``max_samples``, ``voting``,
+    ``oob_score``, ``n_jobs``, ``random_state``) are those of
+    [`BaggedForest`][forestrepro.ensembles._base.BaggedForest]; ``voting`` defaults to
+    "hard" (majority vote), and every tree grows on a bootstrap sample of all ``n`` rows.
 
     Parameters
     ----------
@@ -116,14 +110,6 @@ class RCRFClassifier(TreePredictionsMixin, PluggableForestClassifier):
     absent_class_labels : {"original", "binary"}, default="original"
         Labels that score a node without omega_k: the multi-class labels, or the all-zero
         binary labels of the literal reading.
-    voting : {"hard", "soft"}, default="hard"
-        Majority vote (Eq. 1) or mean class frequencies.
-    oob_score : bool, default=False
-        Compute ``oob_decision_function_`` (vote fractions of the out-of-bag trees) and
-        ``oob_score_``.
-    n_jobs : int or None, default=None
-        Threads; the forest does not depend on it.
-    random_state : int, RandomState or None, default=None
 
     Attributes
     ----------
@@ -131,34 +117,41 @@ class RCRFClassifier(TreePredictionsMixin, PluggableForestClassifier):
         Each tree's priority class omega_k.
     """
 
-    bootstrap = True
-    max_samples = None
+    _parameter_constraints: dict[str, list] = {
+        **{k: v for k, v in BaggedForest._parameter_constraints.items() if k not in ALWAYS_BAGGED},
+        "max_features": COUNT,
+        "feature_subset": [StrOptions({"per_node", "per_tree"})],
+        "priority_draw": [StrOptions({"all", "present"})],
+        "absent_class_labels": [StrOptions({"original", "binary"})],
+    }
 
-    def __init__(self, n_estimators=100, *, max_features="log2", feature_subset="per_node",
-                 priority_draw="all", absent_class_labels="original", voting="hard",
-                 oob_score=False, n_jobs=None, random_state=None):
-        self.n_estimators = n_estimators
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        max_features="log2",
+        feature_subset="per_node",
+        priority_draw="all",
+        absent_class_labels="original",
+        voting="hard",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        super().__init__(**base_arguments(BaggedForest, locals()))
         self.max_features = max_features
         self.feature_subset = feature_subset
         self.priority_draw = priority_draw
         self.absent_class_labels = absent_class_labels
-        self.voting = voting
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-
-    def _check_params(self):
-        super()._check_params()
-        check_choice("feature_subset", self.feature_subset, _FEATURE_SUBSETS)
-        check_choice("priority_draw", self.priority_draw, _PRIORITY_DRAWS)
-        check_choice("absent_class_labels", self.absent_class_labels, _ABSENT_CLASS_LABELS)
 
     def _make_tree(self, seed):
         per_tree = self.feature_subset == "per_tree"
         return PriorityClassTree(
-            "gini", max_features=None if per_tree else self.max_features,
+            "gini",
+            max_features=None if per_tree else self.max_features,
             subspace_size=self.max_features if per_tree else None,
-            priority_draw=self.priority_draw, absent_class_labels=self.absent_class_labels,
+            priority_draw=self.priority_draw,
+            absent_class_labels=self.absent_class_labels,
             random_state=seed,
         )
 

@@ -10,9 +10,11 @@ A random forest is a majority vote over trees; tree t is grown by an algorithm A
   forests).
 
 A is scikit-learn's CART grower with the textbook's information Gain (``criterion="entropy"``)
-or Gini. ``voting="majority"`` counts one vote per tree (ties go to the class listed first in
-``classes_``); ``voting="average"`` averages the trees' class probabilities as scikit-learn's
-``RandomForestClassifier`` does.
+or Gini. ``voting="hard"`` counts one vote per tree (ties go to the class listed first in
+``classes_``); ``voting="soft"`` averages the trees' class probabilities as scikit-learn's
+``RandomForestClassifier`` does. These are the words of every forest of ``ensembles/``; the
+textbook's own, ``"majority"`` and ``"average"``, are accepted for them (``conf/method/rf.yaml``
+says ``majority``).
 """
 
 from __future__ import annotations
@@ -33,15 +35,24 @@ class TextbookRandomForestClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_estimators : number of trees.
-    max_features : k, the size of each random feature subset: an int, a fraction of the
-        features, ``"sqrt"``, ``"log2"`` or ``None`` (all features).
-    feature_subset : ``"per_node"`` or ``"per_tree"`` (see the module docstring).
-    bootstrap_fraction : m'/m, the size of each tree's bootstrap sample relative to the data.
-    criterion : ``"entropy"`` (information gain) or ``"gini"``.
-    voting : ``"majority"`` or ``"average"``.
-    random_state : seed of the bootstrap samples and feature draws.
-    n_jobs : trees grown in parallel by joblib (results do not depend on it).
+    n_estimators : int, default=100
+        The number of trees.
+    max_features : int, float, {"sqrt", "log2"} or None, default="sqrt"
+        k, the size of each random feature subset: an int, a fraction of the features,
+        ``"sqrt"``, ``"log2"`` or ``None`` (all features).
+    feature_subset : {"per_node", "per_tree"}, default="per_node"
+        Draw the subset at every split or once per tree (see the module docstring).
+    bootstrap_fraction : float, default=1.0
+        m'/m, the size of each tree's bootstrap sample relative to the data.
+    criterion : {"entropy", "gini", "log_loss"}, default="entropy"
+        Information gain (``"entropy"``, ``"log_loss"``) or Gini.
+    voting : {"hard", "soft", "majority", "average"}, default="hard"
+        One vote per tree (``"hard"``, the textbook's ``"majority"``) or the mean of the
+        trees' class probabilities (``"soft"``, the textbook's ``"average"``).
+    random_state : int, RandomState or None, default=None
+        Seed of the bootstrap samples and feature draws.
+    n_jobs : int or None, default=None
+        Trees grown in parallel by joblib (results do not depend on it).
     """
 
     _parameter_constraints = {
@@ -55,7 +66,7 @@ class TextbookRandomForestClassifier(ClassifierMixin, BaseEstimator):
         "feature_subset": [StrOptions({"per_node", "per_tree"})],
         "bootstrap_fraction": [Interval(Real, 0.0, 1.0, closed="right")],
         "criterion": [StrOptions({"entropy", "gini", "log_loss"})],
-        "voting": [StrOptions({"majority", "average"})],
+        "voting": [StrOptions({"hard", "soft", "majority", "average"})],
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
     }
@@ -67,7 +78,7 @@ class TextbookRandomForestClassifier(ClassifierMixin, BaseEstimator):
         feature_subset: str = "per_node",
         bootstrap_fraction: float = 1.0,
         criterion: str = "entropy",
-        voting: str = "majority",
+        voting: str = "hard",
         random_state=None,
         n_jobs: int | None = None,
     ):
@@ -138,10 +149,10 @@ class TextbookRandomForestClassifier(ClassifierMixin, BaseEstimator):
         return votes
 
     def predict_proba(self, X) -> np.ndarray:
-        """Vote fractions (majority) or averaged tree probabilities (average)."""
+        """Vote fractions (hard voting) or averaged tree probabilities (soft voting)."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
-        if self.voting == "average":
+        if self.voting in ("soft", "average"):
             return self.ensemble_.predict_proba(X)
         return self._tree_votes(X) / len(self.ensemble_.estimators_)
 

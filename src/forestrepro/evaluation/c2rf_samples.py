@@ -12,14 +12,13 @@ unlabeled points, in [0, 1] and in percent, eta, the solver status and time, and
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
 from ..c2rf import run_instance
-from ..methods.c2rf import C2RFApproach
-from .protocol import ProtocolError
+from ..methods.base import Method
+from .base import EvaluationProtocol, Job, ProtocolError
 from .seeds import derive_seed
 
 
@@ -28,46 +27,67 @@ def instance_seed(root_seed: int, paper: str, dataset: str, sampling: str, sampl
     return derive_seed(root_seed, paper, dataset, sampling, sample)
 
 
-def c2rf_samples(
-    method: C2RFApproach,
-    X: np.ndarray,
-    y: np.ndarray,
-    *,
-    paper: str,
-    dataset: str,
-    root_seed: int,
-    protocol: dict,
-    n_jobs: int = 1,
-    progress: Callable[[str], None] = lambda msg: None,
-) -> pd.DataFrame:
-    """Run ``method`` (a C2RF approach) on ``protocol['repeats']`` instances of (X, y); y binary, 1 positive."""
-    if not isinstance(method, C2RFApproach):
-        raise ProtocolError(
-            f"protocol '{protocol['name']}' runs C2RF approaches (estimator: c2rf_approach); "
-            f"method '{method.name}' is an estimator"
+class C2RFSamples(EvaluationProtocol):
+    """Run a C2RF approach on ``protocol['repeats']`` instances of (X, y); y binary, 1 positive."""
+
+    kind = "c2rf_samples"
+    takes_estimators = False
+
+    def run(self, method: Method, X: np.ndarray, y: np.ndarray, job: Job) -> pd.DataFrame:
+        paper, dataset, protocol = job.paper, job.dataset, job.protocol
+        labels = set(np.unique(y).tolist())
+        if not labels <= {0, 1} or 1 not in labels:
+            raise ProtocolError(
+                f"data set '{dataset}': the C2RF protocol needs a binary target with 1 the positive class, "
+                f"got labels {sorted(labels)[:10]} (set paper_targets.{paper} in its conf/dataset entry)"
+            )
+        approach = (
+            None
+            if method.solve_kwargs is None
+            else {
+                **method.solve_kwargs,
+                "lower": protocol["lower"],
+                "upper": protocol["upper"],
+                "threads": 1,
+            }
         )
-    labels = set(np.unique(y).tolist())
-    if not labels <= {0, 1} or 1 not in labels:
-        raise ProtocolError(
-            f"data set '{dataset}': the C2RF protocol needs a binary target with 1 the positive class, "
-            f"got labels {sorted(labels)[:10]} (set paper_targets.{paper} in its conf/dataset entry)"
-        )
-    approach = None if method.solve_kwargs is None else {
-        **method.solve_kwargs, "lower": protocol["lower"], "upper": protocol["upper"], "threads": 1,
-    }
-    rows = []
-    for sample in range(protocol["repeats"]):
-        seed = instance_seed(root_seed, paper, dataset, protocol["sampling"], sample)
-        (row,) = run_instance(X, y, sampling=protocol["sampling"], seed=seed, approaches={method.name: approach},
-                              time_limit=protocol["time_limit"], bias=protocol["bias"],
-                              drop_duplicates=protocol["drop_duplicates"])
-        row.pop("approach")
-        switches = row.pop("switches")
-        rows.append({"paper": paper, "method": method.name, "dataset": dataset, "repeat": sample, "fold": 0,
-                     "accuracy_pct": 100.0 * row["accuracy"], "solved_pct": 100.0 * row["solved"], **row,
-                     "switches": json.dumps(switches, sort_keys=True),
-                     "time_limit": float(protocol["time_limit"])})
-        progress(f"{paper}/{method.name}/{dataset} {protocol['sampling']} sample {sample}: "
-                 f"status={row['status']} eta={row['eta']:.0f} accuracy={row['accuracy']:.4f} "
-                 f"mcc={row['mcc']:.4f} ({row['seconds']:.1f}s)")
-    return pd.DataFrame(rows)
+        rows = []
+        for sample in range(protocol["repeats"]):
+            seed = instance_seed(job.root_seed, paper, dataset, protocol["sampling"], sample)
+            (row,) = run_instance(
+                X,
+                y,
+                sampling=protocol["sampling"],
+                seed=seed,
+                approaches={method.name: approach},
+                time_limit=protocol["time_limit"],
+                bias=protocol["bias"],
+                drop_duplicates=protocol["drop_duplicates"],
+            )
+            row.pop("approach")
+            switches = row.pop("switches")
+            rows.append(
+                job.row(
+                    method,
+                    sample,
+                    0,
+                    {
+                        "accuracy_pct": 100.0 * row["accuracy"],
+                        "solved_pct": 100.0 * row["solved"],
+                        **row,
+                        "switches": json.dumps(switches, sort_keys=True),
+                        "time_limit": float(protocol["time_limit"]),
+                    },
+                )
+            )
+            job.say(
+                method,
+                f"{protocol['sampling']} sample {sample}: "
+                f"status={row['status']} eta={row['eta']:.0f} accuracy={row['accuracy']:.4f} "
+                f"mcc={row['mcc']:.4f} ({row['seconds']:.1f}s)",
+            )
+        return pd.DataFrame(rows)
+
+
+c2rf_samples = C2RFSamples()
+"""The protocol as a function: ``c2rf_samples(approach, X, y, paper=..., dataset=..., ...)``."""

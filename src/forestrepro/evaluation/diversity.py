@@ -11,7 +11,7 @@
 
 import numpy as np
 
-from forestrepro.evaluation.metrics import compute_metrics
+from .metrics import compute_metrics
 
 _EXACT_FLOAT32 = 2**24
 """float32 one-hot products count agreements exactly below this many samples."""
@@ -35,8 +35,9 @@ def pairwise_kappa_error(tree_preds, y, n_classes):
     preds = np.asarray(tree_preds)
     y = np.asarray(y)
     if preds.ndim != 2 or y.shape != preds.shape[1:]:
-        raise ValueError(f"tree_preds must be (n_trees, n_samples) and y (n_samples,), got "
-                         f"{preds.shape} and {y.shape}")
+        raise ValueError(
+            f"tree_preds must be (n_trees, n_samples) and y (n_samples,), got {preds.shape} and {y.shape}"
+        )
     if preds.size and (preds.min() < 0 or preds.max() >= n_classes):
         raise ValueError(f"tree predictions must be class indices in [0, {n_classes})")
     n_trees, n = preds.shape

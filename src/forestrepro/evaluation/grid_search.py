@@ -59,8 +59,9 @@ def _inner_scores(model, params: dict, X: np.ndarray, y: np.ndarray, splits: lis
             estimator.fit(X[train], y[train])
             scores.append(float(accuracy_score(y[test], estimator.predict(X[test]))))
         except Exception as err:  # noqa: BLE001 - GridSearchCV's error_score=nan, warned below
-            warnings.warn(f"grid candidate {candidate_key(params)} failed on an inner fold: {err!r}",
-                          stacklevel=2)
+            warnings.warn(
+                f"grid candidate {candidate_key(params)} failed on an inner fold: {err!r}", stacklevel=2
+            )
             scores.append(float("nan"))
     return scores
 
@@ -82,7 +83,10 @@ def search_grid(
     inner fold]}, "seconds": wall seconds spent}``. ``n_jobs`` candidates are fitted at a time.
     """
     started = time.perf_counter()
-    state = {"scores": dict((kept or {}).get("scores", {})), "seconds": float((kept or {}).get("seconds", 0.0))}
+    state = {
+        "scores": dict((kept or {}).get("scores", {})),
+        "seconds": float((kept or {}).get("seconds", 0.0)),
+    }
     spent_before = state["seconds"]
     candidates = list(ParameterGrid(grid))
     splits = list(cv.split(X, y))

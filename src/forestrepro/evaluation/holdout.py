@@ -10,20 +10,21 @@ the extras the method reports (e.g. the number of cascade levels).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from ..methods.base import Method
+from .base import EvaluationProtocol, Job, ProtocolError, require_two_classes
 from .metrics import compute_metrics
-from .protocol import ProtocolError, require_two_classes
-from .seeds import model_seed, split_seed
+from .seeds import split_seed
 
 
-def holdout_splits(y: np.ndarray, *, paper: str, dataset: str, root_seed: int, protocol: dict
-                   ) -> Iterator[tuple[int, np.ndarray, np.ndarray, int]]:
+def holdout_splits(
+    y: np.ndarray, *, paper: str, dataset: str, root_seed: int, protocol: dict
+) -> Iterator[tuple[int, np.ndarray, np.ndarray, int]]:
     """``(repeat, train rows, test rows, split seed)`` of each repeat (of repeat ``protocol["repeat"]``
     alone where the protocol names one): a seeded split of a ``test_size`` share off, stratified
     unless the protocol says ``stratified: false``."""
@@ -37,51 +38,53 @@ def holdout_splits(y: np.ndarray, *, paper: str, dataset: str, root_seed: int, p
                 np.arange(len(y)), test_size=protocol["test_size"], stratify=stratify, random_state=s_seed
             )
         except ValueError as err:
-            raise ProtocolError(f"data set '{dataset}': cannot split {protocol['test_size']} off: {err}") from err
+            raise ProtocolError(
+                f"data set '{dataset}': cannot split {protocol['test_size']} off: {err}"
+            ) from err
         yield repeat, train, test, s_seed
 
 
-def holdout_evaluation(
-    method: Method,
-    X: np.ndarray,
-    y: np.ndarray,
-    *,
-    paper: str,
-    dataset: str,
-    root_seed: int,
-    protocol: dict,
-    n_jobs: int = 1,
-    progress: Callable[[str], None] = lambda msg: None,
-) -> pd.DataFrame:
-    """Fit ``method`` on a ``1 - test_size`` share of (X, y) and score it on the rest."""
-    rows = []
-    for repeat, train, test, s_seed in holdout_splits(y, paper=paper, dataset=dataset,
-                                                      root_seed=root_seed, protocol=protocol):
-        m_seed = model_seed(root_seed, paper, method.name, dataset, repeat, 0)
-        started = time.perf_counter()
-        y_pred, extras = method.fit_predict(X[train], y[train], X[test], m_seed, n_jobs=n_jobs,
-                                            shared_seed=s_seed)
-        seconds = time.perf_counter() - started
-        scores = compute_metrics(y[test], y_pred, protocol["metrics"])
-        rows.append(
-            {
-                "paper": paper,
-                "method": method.name,
-                "dataset": dataset,
-                "repeat": repeat,
-                "fold": 0,
-                "n_train": len(train),
-                "n_test": len(test),
-                **scores,
-                **extras,
-                "split_seed": s_seed,
-                "model_seed": m_seed,
-                "fit_seconds": seconds,
-            }
-        )
-        progress(
-            f"{paper}/{method.name}/{dataset} repeat {repeat}: "
-            + ", ".join(f"{k}={v:.4f}" for k, v in {**scores, **extras}.items())
-            + f" ({seconds:.1f}s)"
-        )
-    return pd.DataFrame(rows)
+class Holdout(EvaluationProtocol):
+    """Fit the method on a ``1 - test_size`` share of (X, y) and score it on the rest."""
+
+    kind = "holdout"
+
+    def run(self, method: Method, X: np.ndarray, y: np.ndarray, job: Job) -> pd.DataFrame:
+        rows = []
+        for repeat, train, test, s_seed in holdout_splits(
+            y, paper=job.paper, dataset=job.dataset, root_seed=job.root_seed, protocol=job.protocol
+        ):
+            m_seed = job.model_seed(method, repeat, 0)
+            started = time.perf_counter()
+            y_pred, extras = method.fit_predict(
+                X[train], y[train], X[test], m_seed, n_jobs=job.n_jobs, shared_seed=s_seed
+            )
+            seconds = time.perf_counter() - started
+            scores = compute_metrics(y[test], y_pred, job.protocol["metrics"])
+            rows.append(
+                job.row(
+                    method,
+                    repeat,
+                    0,
+                    {
+                        "n_train": len(train),
+                        "n_test": len(test),
+                        **scores,
+                        **extras,
+                        "split_seed": s_seed,
+                        "model_seed": m_seed,
+                        "fit_seconds": seconds,
+                    },
+                )
+            )
+            job.say(
+                method,
+                f"repeat {repeat}: "
+                + ", ".join(f"{k}={v:.4f}" for k, v in {**scores, **extras}.items())
+                + f" ({seconds:.1f}s)",
+            )
+        return pd.DataFrame(rows)
+
+
+holdout_evaluation = Holdout()
+"""The protocol as a function: ``holdout_evaluation(method, X, y, paper=..., dataset=..., ...)``."""

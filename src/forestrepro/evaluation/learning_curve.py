@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import numbers
 import time
-from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score
 
 from ..methods.base import Method
+from .base import EvaluationProtocol, Job, ProtocolError
 from .metrics import compute_metrics
-from .protocol import ProtocolError, require_two_classes
-from .seeds import derive_seed, model_seed, split_seed
+from .seeds import derive_seed
 
 
 def n_test_rows(n_rows: int, test_size: float | int) -> int:
@@ -52,68 +51,67 @@ def learning_curve_split(n_rows: int, test_size: float | int, root_seed: int, pa
     return np.sort(order[:n_test]), np.sort(order[n_test:]), t_seed
 
 
-def learning_curve(
-    method: Method,
-    X: np.ndarray,
-    y: np.ndarray,
-    *,
-    paper: str,
-    dataset: str,
-    root_seed: int,
-    protocol: dict,
-    n_jobs: int = 1,
-    progress: Callable[[str], None] = lambda msg: None,
-) -> pd.DataFrame:
-    """Fit ``method`` on nested samples of ``protocol["train_sizes"]`` rows, score each fit on
+class LearningCurve(EvaluationProtocol):
+    """Fit the method on nested samples of ``protocol["train_sizes"]`` rows, score each fit on
     the fixed test set (module docstring)."""
-    require_two_classes(y, dataset)
-    grid = method.param_grid(X.shape[1])
-    if grid:
-        raise ProtocolError(
-            f"method '{method.name}' searches {sorted(grid)}, but the learning_curve protocol fits "
-            "fixed parameters: set grid: {} in the experiment (or fix them in the method's params)"
-        )
-    sizes = [int(n) for n in protocol["train_sizes"]]
-    test, pool, t_seed = learning_curve_split(len(y), protocol["test_size"], root_seed, paper, dataset)
-    if max(sizes) > len(pool):
-        raise ProtocolError(
-            f"data set '{dataset}': {len(y)} rows leave {len(pool)} to train on after the "
-            f"{len(test)} test rows, fewer than the largest training size {max(sizes)}"
-        )
-    metrics = list(protocol.get("metrics", []))
-    rows = []
-    for repeat in range(protocol["repeats"]):
-        s_seed = split_seed(root_seed, paper, dataset, repeat)
-        order = pool[np.random.default_rng(s_seed).permutation(len(pool))]
-        for position, n in enumerate(sizes):
-            train = order[:n]
-            if len(np.unique(y[train])) < 2:
-                raise ProtocolError(
-                    f"data set '{dataset}', repeat {repeat}: the {n} training rows hold a single class"
-                )
-            m_seed = model_seed(root_seed, paper, method.name, dataset, repeat, position)
-            started = time.perf_counter()
-            y_pred, extras = method.fit_predict(X[train], y[train], X[test], m_seed, n_jobs=n_jobs)
-            seconds = time.perf_counter() - started
-            scores = compute_metrics(y[test], y_pred, metrics)
-            error = 1.0 - float(accuracy_score(y[test], y_pred))
-            rows.append(
-                {
-                    "paper": paper,
-                    "method": method.name,
-                    "dataset": dataset,
-                    "repeat": repeat,
-                    "fold": position,
-                    "n_train": n,
-                    "n_test": len(test),
-                    **scores,
-                    "error": error,
-                    **extras,
-                    "split_seed": s_seed,
-                    "test_seed": t_seed,
-                    "model_seed": m_seed,
-                    "fit_seconds": seconds,
-                }
+
+    kind = "learning_curve"
+
+    def run(self, method: Method, X: np.ndarray, y: np.ndarray, job: Job) -> pd.DataFrame:
+        dataset, protocol = job.dataset, job.protocol
+        grid = method.param_grid(X.shape[1])
+        if grid:
+            raise ProtocolError(
+                f"method '{method.name}' searches {sorted(grid)}, but the learning_curve protocol fits "
+                "fixed parameters: set grid: {} in the experiment (or fix them in the method's params)"
             )
-            progress(f"{paper}/{method.name}/{dataset} repeat {repeat} n={n}: error={error:.4f} ({seconds:.1f}s)")
-    return pd.DataFrame(rows)
+        sizes = [int(n) for n in protocol["train_sizes"]]
+        test, pool, t_seed = learning_curve_split(
+            len(y), protocol["test_size"], job.root_seed, job.paper, dataset
+        )
+        if max(sizes) > len(pool):
+            raise ProtocolError(
+                f"data set '{dataset}': {len(y)} rows leave {len(pool)} to train on after the "
+                f"{len(test)} test rows, fewer than the largest training size {max(sizes)}"
+            )
+        metrics = list(protocol.get("metrics", []))
+        rows = []
+        for repeat in range(protocol["repeats"]):
+            s_seed = job.split_seed(repeat)
+            order = pool[np.random.default_rng(s_seed).permutation(len(pool))]
+            for position, n in enumerate(sizes):
+                train = order[:n]
+                if len(np.unique(y[train])) < 2:
+                    raise ProtocolError(
+                        f"data set '{dataset}', repeat {repeat}: the {n} training rows hold a single class"
+                    )
+                m_seed = job.model_seed(method, repeat, position)
+                started = time.perf_counter()
+                y_pred, extras = method.fit_predict(X[train], y[train], X[test], m_seed, n_jobs=job.n_jobs)
+                seconds = time.perf_counter() - started
+                scores = compute_metrics(y[test], y_pred, metrics)
+                error = 1.0 - float(accuracy_score(y[test], y_pred))
+                rows.append(
+                    job.row(
+                        method,
+                        repeat,
+                        position,
+                        {
+                            "n_train": n,
+                            "n_test": len(test),
+                            **scores,
+                            "error": error,
+                            **extras,
+                            "split_seed": s_seed,
+                            "test_seed": t_seed,
+                            "model_seed": m_seed,
+                            "fit_seconds": seconds,
+                        },
+                    )
+                )
+                job.say(method, f"repeat {repeat} n={n}: error={error:.4f} ({seconds:.1f}s)")
+        return pd.DataFrame(rows)
+
+
+learning_curve = LearningCurve()
+"""The protocol as a function: ``learning_curve(method, X, y, paper=..., dataset=..., ...)``."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -21,14 +20,20 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler
 
 from ..methods.base import Method
+from .base import EvaluationProtocol, Job, ProtocolError, check_splittable, require_two_classes
 from .fold_store import FoldStore
 from .grid_search import search_grid
 from .metrics import compute_metrics
-from .seeds import derive_seed, model_seed, split_seed
+from .seeds import derive_seed
 
-
-class ProtocolError(ValueError):
-    """The protocol cannot run on this data (e.g. a training fold holds a single class)."""
+__all__ = [
+    "NestedCrossValidation",
+    "ProtocolError",
+    "check_splittable",
+    "nested_cross_validation",
+    "require_two_classes",
+    "subsample_stratified",
+]
 
 
 def subsample_stratified(X: np.ndarray, y: np.ndarray, rows: int, seed: int, dataset: str):
@@ -47,29 +52,10 @@ def _splitter(n_splits: int, stratified: bool, seed: int):
     return cls(n_splits=n_splits, shuffle=True, random_state=seed)
 
 
-def require_two_classes(y: np.ndarray, dataset: str) -> None:
-    """Every protocol needs two classes or more; say which data set has one."""
-    if len(np.unique(y)) < 2:
-        raise ProtocolError(f"data set '{dataset}' has a single class; a classifier cannot be evaluated")
-
-
 def _check_folds(y: np.ndarray, n_splits: int, dataset: str) -> None:
     require_two_classes(y, dataset)
     if len(y) < n_splits:
         raise ProtocolError(f"data set '{dataset}' has {len(y)} rows, fewer than {n_splits} folds")
-
-
-def check_splittable(splitter, y: np.ndarray, dataset: str, where: str = "") -> None:
-    """Fail, naming the data set, where scikit-learn cannot cut ``y`` into ``splitter``'s folds
-    (stratified k-fold needs some class with at least k rows), instead of its bare traceback."""
-    try:
-        next(iter(splitter.split(np.zeros((len(y), 1)), y)))
-    except ValueError as err:
-        counts = np.unique(y, return_counts=True)[1]
-        raise ProtocolError(
-            f"data set '{dataset}'{where}: cannot cut {len(y)} rows ({len(counts)} classes, the largest "
-            f"with {counts.max()} rows) into {splitter.get_n_splits()} folds: {err}"
-        ) from err
 
 
 def _model(method: Method, seed: int, scale: str) -> Pipeline:
@@ -77,96 +63,106 @@ def _model(method: Method, seed: int, scale: str) -> Pipeline:
     return Pipeline([*steps, ("model", method.estimator(seed))])
 
 
-def nested_cross_validation(
-    method: Method,
-    X: np.ndarray,
-    y: np.ndarray,
-    *,
-    paper: str,
-    dataset: str,
-    root_seed: int,
-    protocol: dict,
-    n_jobs: int = 1,
-    progress: Callable[[str], None] = lambda msg: None,
-    checkpoint: FoldStore | None = None,
-) -> pd.DataFrame:
-    """Run ``protocol`` (outer/inner folds, repeats, scaling, metrics) for ``method`` on (X, y).
+class NestedCrossValidation(EvaluationProtocol):
+    """Nested cross-validation (module docstring); its folds are kept as they finish."""
 
-    Returns one row per (repeat, fold) with the metrics, the chosen parameters, the inner
-    cross-validated accuracy of that choice, the seeds, and fit/predict wall times. With a
-    ``checkpoint`` store each finished fold's row, and each finished grid candidate's inner
-    scores, are kept as they are made; a rerun reads them instead of refitting (``fold_store``).
-    """
-    checkpoint = checkpoint or FoldStore(None)
-    stratified = protocol.get("stratified", True)
-    scale = protocol.get("scale", "train_fold")
-    _check_folds(y, protocol["outer_folds"], dataset)
-    if scale == "full_data":
-        X = MinMaxScaler().fit_transform(X)
-    grid = {f"model__{k}": v for k, v in method.param_grid(X.shape[1]).items()}
-    n_candidates = int(np.prod([len(v) for v in grid.values()])) if grid else 1
-    rows = []
-    for repeat in range(protocol["repeats"]):
-        s_seed = split_seed(root_seed, paper, dataset, repeat)
-        outer = _splitter(protocol["outer_folds"], stratified, s_seed)
-        check_splittable(outer, y, dataset)
-        for fold, (train, test) in enumerate(outer.split(X, y)):
-            if len(np.unique(y[train])) < 2:
-                raise ProtocolError(
-                    f"data set '{dataset}', repeat {repeat}, fold {fold}: the training fold holds a "
-                    f"single class ({y[train][0]!r}); the fold cannot train a classifier"
+    kind = "nested_cv"
+    keeps_folds = True
+
+    def run(self, method: Method, X: np.ndarray, y: np.ndarray, job: Job) -> pd.DataFrame:
+        """Run ``protocol`` (outer/inner folds, repeats, scaling, metrics) for ``method`` on (X, y).
+
+        Returns one row per (repeat, fold) with the metrics, the chosen parameters, the inner
+        cross-validated accuracy of that choice, the seeds, and fit/predict wall times. With a
+        fold store (``job.checkpoint``) each finished fold's row, and each finished grid candidate's inner
+        scores, are kept as they are made; a rerun reads them instead of refitting (``fold_store``).
+        """
+        dataset, protocol = job.dataset, job.protocol
+        checkpoint = job.checkpoint or FoldStore(None)
+        stratified = protocol.get("stratified", True)
+        scale = protocol.get("scale", "train_fold")
+        _check_folds(y, protocol["outer_folds"], dataset)
+        if scale == "full_data":
+            X = MinMaxScaler().fit_transform(X)
+        grid = {f"model__{k}": v for k, v in method.param_grid(X.shape[1]).items()}
+        n_candidates = int(np.prod([len(v) for v in grid.values()])) if grid else 1
+        rows = []
+        for repeat in range(protocol["repeats"]):
+            s_seed = job.split_seed(repeat)
+            outer = _splitter(protocol["outer_folds"], stratified, s_seed)
+            check_splittable(outer, y, dataset)
+            for fold, (train, test) in enumerate(outer.split(X, y)):
+                if len(np.unique(y[train])) < 2:
+                    raise ProtocolError(
+                        f"data set '{dataset}', repeat {repeat}, fold {fold}: the training fold holds a "
+                        f"single class ({y[train][0]!r}); the fold cannot train a classifier"
+                    )
+                stored = checkpoint.get(repeat, fold)
+                if stored is not None:
+                    rows.append(stored)
+                    job.say(
+                        method,
+                        f"repeat {repeat} fold {fold}: read from {checkpoint.directory} "
+                        "(finished by an earlier run of this job)",
+                    )
+                    continue
+                m_seed = job.model_seed(method, repeat, fold)
+                model = _model(method, m_seed, scale)
+                started = time.perf_counter()
+                inner_score = np.nan
+                if n_candidates > 1:
+                    inner = _splitter(protocol["inner_folds"], stratified, derive_seed(m_seed, "inner"))
+                    check_splittable(
+                        inner, y[train], dataset, f", repeat {repeat}, outer fold {fold} (inner folds)"
+                    )
+                    choice = search_grid(
+                        model,
+                        grid,
+                        X[train],
+                        y[train],
+                        inner,
+                        n_jobs=job.n_jobs,
+                        kept=checkpoint.get_search(repeat, fold),
+                        keep=lambda state, r=repeat, f=fold: checkpoint.put_search(r, f, state),
+                    )
+                    model, best, inner_score = choice.estimator, choice.params, choice.score
+                    fit_seconds = choice.seconds
+                else:
+                    best = {k: v[0] for k, v in grid.items()}
+                    model.set_params(**best).fit(X[train], y[train])
+                    fit_seconds = time.perf_counter() - started
+                started = time.perf_counter()
+                y_pred = model.predict(X[test])
+                predict_seconds = time.perf_counter() - started
+                scores = compute_metrics(y[test], y_pred, protocol["metrics"])
+                params = {k.removeprefix("model__"): v for k, v in best.items()}
+                rows.append(
+                    job.row(
+                        method,
+                        repeat,
+                        fold,
+                        {
+                            "n_train": len(train),
+                            "n_test": len(test),
+                            **scores,
+                            "inner_accuracy": inner_score,
+                            "best_params": json.dumps(params, sort_keys=True),
+                            "split_seed": s_seed,
+                            "model_seed": m_seed,
+                            "fit_seconds": fit_seconds,
+                            "predict_seconds": predict_seconds,
+                        },
+                    )
                 )
-            stored = checkpoint.get(repeat, fold)
-            if stored is not None:
-                rows.append(stored)
-                progress(f"{paper}/{method.name}/{dataset} repeat {repeat} fold {fold}: read from "
-                         f"{checkpoint.directory} (finished by an earlier run of this job)")
-                continue
-            m_seed = model_seed(root_seed, paper, method.name, dataset, repeat, fold)
-            model = _model(method, m_seed, scale)
-            started = time.perf_counter()
-            inner_score = np.nan
-            if n_candidates > 1:
-                inner = _splitter(protocol["inner_folds"], stratified, derive_seed(m_seed, "inner"))
-                check_splittable(inner, y[train], dataset, f", repeat {repeat}, outer fold {fold} (inner folds)")
-                choice = search_grid(
-                    model, grid, X[train], y[train], inner, n_jobs=n_jobs,
-                    kept=checkpoint.get_search(repeat, fold),
-                    keep=lambda state, r=repeat, f=fold: checkpoint.put_search(r, f, state),
+                checkpoint.put(repeat, fold, rows[-1])
+                job.say(
+                    method,
+                    f"repeat {repeat} fold {fold}: "
+                    + ", ".join(f"{k}={v:.4f}" for k, v in scores.items())
+                    + f" params={params} ({fit_seconds:.1f}s)",
                 )
-                model, best, inner_score = choice.estimator, choice.params, choice.score
-                fit_seconds = choice.seconds
-            else:
-                best = {k: v[0] for k, v in grid.items()}
-                model.set_params(**best).fit(X[train], y[train])
-                fit_seconds = time.perf_counter() - started
-            started = time.perf_counter()
-            y_pred = model.predict(X[test])
-            predict_seconds = time.perf_counter() - started
-            scores = compute_metrics(y[test], y_pred, protocol["metrics"])
-            params = {k.removeprefix("model__"): v for k, v in best.items()}
-            rows.append(
-                {
-                    "paper": paper,
-                    "method": method.name,
-                    "dataset": dataset,
-                    "repeat": repeat,
-                    "fold": fold,
-                    "n_train": len(train),
-                    "n_test": len(test),
-                    **scores,
-                    "inner_accuracy": inner_score,
-                    "best_params": json.dumps(params, sort_keys=True),
-                    "split_seed": s_seed,
-                    "model_seed": m_seed,
-                    "fit_seconds": fit_seconds,
-                    "predict_seconds": predict_seconds,
-                }
-            )
-            checkpoint.put(repeat, fold, rows[-1])
-            progress(
-                f"{paper}/{method.name}/{dataset} repeat {repeat} fold {fold}: "
-                + ", ".join(f"{k}={v:.4f}" for k, v in scores.items())
-                + f" params={params} ({fit_seconds:.1f}s)"
-            )
-    return pd.DataFrame(rows)
+        return pd.DataFrame(rows)
+
+
+nested_cross_validation = NestedCrossValidation()
+"""The protocol as a function: ``nested_cross_validation(method, X, y, paper=..., ...)``."""

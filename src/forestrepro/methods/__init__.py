@@ -17,13 +17,16 @@ __all__ = [
     "TextbookRF",
     "build_method",
 ]
-__getattr__, __dir__ = lazy_exports(__name__, {
-    "Method": "base",
-    "MethodConfigError": "base",
-    "KNN": "baselines",
-    "SVMRbf": "baselines",
-    "TextbookRF": "baselines",
-    "CascadeForest": "cascades",
-    "METHODS": "registry",
-    "build_method": "registry",
-})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "Method": "base",
+        "MethodConfigError": "base",
+        "KNN": "baselines",
+        "SVMRbf": "baselines",
+        "TextbookRF": "baselines",
+        "CascadeForest": "cascades",
+        "METHODS": "registry",
+        "build_method": "registry",
+    },
+)

@@ -18,10 +18,13 @@ class Method(ABC):
 
     ``options`` are the paper's per-data-set settings for one job (``paper.<p>.dataset_options``),
     e.g. how to scan an image; a method uses the ones it knows and ignores the rest.
+    ``is_estimator`` is False for a method that fits no estimator (a C2RF approach), which only
+    the protocols that say so run (``evaluation.base.EvaluationProtocol.takes_estimators``).
     """
 
     key: ClassVar[str]
     grid_keys: ClassVar[frozenset[str]] = frozenset()
+    is_estimator: ClassVar[bool] = True
 
     def __init__(self, name: str, params: dict[str, Any], grid: dict[str, list], options: dict | None = None):
         unknown = sorted(set(grid) - self.grid_keys)
@@ -34,10 +37,16 @@ class Method(ABC):
         self.params = dict(params)
         self.grid = {k: list(v) for k, v in grid.items()}
         self.options = dict(options or {})
+        self.check_params()
+
+    def check_params(self) -> None:
+        """Raise ``MethodConfigError`` if the estimator does not take ``params``."""
         try:
             self.estimator(random_state=0)
         except TypeError as err:
-            raise MethodConfigError(f"method '{name}' ({self.key}): bad params {params}: {err}") from err
+            raise MethodConfigError(
+                f"method '{self.name}' ({self.key}): bad params {self.params}: {err}"
+            ) from err
 
     @abstractmethod
     def estimator(self, random_state: int) -> BaseEstimator:

@@ -38,8 +38,12 @@ class SVMRbf(Method):
 
     def estimator(self, random_state: int) -> GridRBFSVC:
         C_grid = tuple(2.0**e for e in self.grid.get("log2_C", []))
-        return GridRBFSVC(C_grid=C_grid, memory=self.cache_dir if len(C_grid) > 1 else None,
-                          random_state=random_state, **self.params)
+        return GridRBFSVC(
+            C_grid=C_grid,
+            memory=self.cache_dir if len(C_grid) > 1 else None,
+            random_state=random_state,
+            **self.params,
+        )
 
     def param_grid(self, n_features: int) -> dict[str, list]:
         grid = {}

@@ -5,10 +5,10 @@ A data set's options (``paper.wdf.dataset_options.<name>``) say how to feed it: 
 ``text`` with ``max_features`` turns a text column into bag-of-words counts (fitted on the
 training part only) before the cascade. The cascade grows with ``fit_predict_proba``, which
 keeps no fold models in memory (gcForest's own setting). A scanned split is scanned once for
-all methods (``ensembles.scan_cache``): the scanning forests are not weighted, so DF and WDF
+all methods (``cascade.scan_cache``): the scanning forests are not weighted, so DF and WDF
 share the scan and differ only in their cascades. With ``options.cache_dir`` (the workflow
 sets ``results/cache``), scans are stored under ``scans/`` and each cascade keeps its finished
-forests under ``cascades/`` while it grows (``ensembles.cascade_cache``), so a stopped job
+forests under ``cascades/`` while it grows (``cascade.cache``), so a stopped job
 resumes.
 """
 
@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
-from ..ensembles.cascade import CascadeForestClassifier
-from ..ensembles.cascade_cache import cached_cascade_proba
-from ..ensembles.cascade_deep_forest import DeepForestClassifier
-from ..ensembles.scan_cache import Scan, cached_scan
-from ..ensembles.scanning import MultiGrainedScanner
+from ..cascade.cache import cached_cascade_proba
+from ..cascade.deep_forest import DeepForestClassifier
+from ..cascade.forest import CascadeForestClassifier
+from ..cascade.scan_cache import Scan, cached_scan
+from ..cascade.scanning import MultiGrainedScanner
 from .base import Method, MethodConfigError, with_jobs
 
 
@@ -41,8 +41,9 @@ class CascadeForest(Method):
         scan = self.options.get("scan")
         if not scan:
             return cascade
-        return DeepForestClassifier(scanner=self._scanner(scan, random_state), cascade=cascade,
-                                    random_state=random_state)
+        return DeepForestClassifier(
+            scanner=self._scanner(scan, random_state), cascade=cascade, random_state=random_state
+        )
 
     def _cascade(self, random_state: int) -> CascadeForestClassifier:
         params = {k: v for k, v in self.params.items() if k != "scanner"}
@@ -69,8 +70,11 @@ class CascadeForest(Method):
 
     def _arrays(self, X_train, y_train, X_test):
         X_train, X_test = self._features(X_train, X_test)
-        return (np.asarray(X_train, dtype=np.float32), np.asarray(y_train),
-                np.asarray(X_test, dtype=np.float32))
+        return (
+            np.asarray(X_train, dtype=np.float32),
+            np.asarray(y_train),
+            np.asarray(X_test, dtype=np.float32),
+        )
 
     def scan(self, X_train, y_train, X_test, seed: int, n_jobs: int = 1) -> Scan:
         """The split's scanned features (Algorithm 1 lines 1-3) with scanner seed ``seed``,
@@ -78,8 +82,9 @@ class CascadeForest(Method):
         calls this before the split's DF and WDF jobs start, so that none of them holds its
         cores while another scans."""
         if not self.options.get("scan"):
-            raise MethodConfigError(f"method '{self.name}': its data set's options have no "
-                                    "'scan', so there is nothing to scan")
+            raise MethodConfigError(
+                f"method '{self.name}': its data set's options have no 'scan', so there is nothing to scan"
+            )
         return self._stored_scan(*self._arrays(X_train, y_train, X_test), seed, n_jobs)
 
     def _stored_scan(self, X_train, y_train, X_test, seed: int, n_jobs: int) -> Scan:
@@ -87,11 +92,13 @@ class CascadeForest(Method):
         else scanned and stored."""
         cache = self.options.get("cache_dir")
         scanner = with_jobs(self._scanner(self.options["scan"], seed), n_jobs)
-        return cached_scan(None if cache is None else Path(cache) / "scans", scanner,
-                           X_train, y_train, X_test)
+        return cached_scan(
+            None if cache is None else Path(cache) / "scans", scanner, X_train, y_train, X_test
+        )
 
-    def fit_predict(self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1,
-                    shared_seed: int | None = None):
+    def fit_predict(
+        self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1, shared_seed: int | None = None
+    ):
         """Algorithm 1 on the split. Scanned data sets are scanned with ``shared_seed`` (the
         split's seed, the same for DF and WDF) through the scan store, and the cascade grows
         with the method's own ``random_state``, keeping its finished forests
@@ -106,9 +113,9 @@ class CascadeForest(Method):
         costs = {}
         if self.options.get("scan"):
             seed = random_state if shared_seed is None else shared_seed
-            X_train, X_test, costs["scan_seconds"] = self._stored_scan(X_train, y_train, X_test,
-                                                                       seed, n_jobs)
+            X_train, X_test, costs["scan_seconds"] = self._stored_scan(X_train, y_train, X_test, seed, n_jobs)
         cascade = with_jobs(self._cascade(random_state), n_jobs)
         proba, costs["cascade_seconds"] = cached_cascade_proba(
-            None if cache is None else Path(cache) / "cascades", cascade, X_train, y_train, X_test)
+            None if cache is None else Path(cache) / "cascades", cascade, X_train, y_train, X_test
+        )
         return cascade.classes_[np.argmax(proba, axis=1)], {**self.describe(cascade), **costs}

@@ -38,8 +38,7 @@ def build_method(method_config: dict, options: dict | None = None) -> Method:
     key = method_config["estimator"]
     if key not in METHODS:
         raise MethodConfigError(
-            f"method '{method_config.get('name', key)}': unknown estimator '{key}'; "
-            f"valid: {sorted(METHODS)}"
+            f"method '{method_config.get('name', key)}': unknown estimator '{key}'; valid: {sorted(METHODS)}"
         )
     return method_class(key)(
         method_config["name"], method_config.get("params", {}), method_config.get("grid", {}), options

@@ -21,10 +21,21 @@ __all__ = [
     "utc_now",
     "write_record",
 ]
-__getattr__, __dir__ = lazy_exports(__name__, {
-    "FileHashes": "currency", "RecordStatus": "currency", "record_status": "currency",
-    "code_digest": "provenance", "environment": "provenance", "git_state": "provenance",
-    "imported_code": "provenance", "utc_now": "provenance",
-    "provenance_path": "store", "read_provenance": "store", "read_rows": "store",
-    "spec_digest": "store", "write_record": "store",
-})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "FileHashes": "currency",
+        "RecordStatus": "currency",
+        "record_status": "currency",
+        "code_digest": "provenance",
+        "environment": "provenance",
+        "git_state": "provenance",
+        "imported_code": "provenance",
+        "utc_now": "provenance",
+        "provenance_path": "store",
+        "read_provenance": "store",
+        "read_rows": "store",
+        "spec_digest": "store",
+        "write_record": "store",
+    },
+)

@@ -75,8 +75,9 @@ def fit_power_law(sizes: list[float], costs: list[float]) -> tuple[float, float]
     return float(a), float(b)
 
 
-def estimate(jobs, threads: dict[str, int], records: dict[str, tuple[float, dict]],
-             published_shapes: dict[str, dict]) -> list[JobCost]:
+def estimate(
+    jobs, threads: dict[str, int], records: dict[str, tuple[float, dict]], published_shapes: dict[str, dict]
+) -> list[JobCost]:
     """Each job's cost: measured from ``records`` (by job path), else modelled from the records of
     its (paper, experiment, method) at the size of its data set, else unknown. ``jobs`` are
     ``config.jobs.JobSpec``; ``threads`` maps a job path to the cores it reserves;
@@ -91,8 +92,11 @@ def estimate(jobs, threads: dict[str, int], records: dict[str, tuple[float, dict
         rec = records.get(job.path)
         if rec and _size(shapes.get(job.dataset, {})) and rec[0] > 0:
             samples[(job.paper, job.experiment, job.method)].append((_size(shapes[job.dataset]), rec[0]))
-    models = {key: (*fit_power_law(*zip(*pts)), min(p[0] for p in pts) / RANGE, max(p[0] for p in pts) * RANGE)
-              for key, pts in samples.items() if len(pts) >= MIN_RECORDS}
+    models = {
+        key: (*fit_power_law(*zip(*pts)), min(p[0] for p in pts) / RANGE, max(p[0] for p in pts) * RANGE)
+        for key, pts in samples.items()
+        if len(pts) >= MIN_RECORDS
+    }
     costs = []
     for job in jobs:
         rec, model = records.get(job.path), models.get((job.paper, job.experiment, job.method))

@@ -62,7 +62,9 @@ def record_status(rows_path: str | Path, spec_digest: str, hashes: FileHashes) -
         return RecordStatus("stale", f"{rows_path.name} differs from the rows its provenance hashed")
     if prov.get("spec_digest") != spec_digest:
         return RecordStatus("stale", "the job's spec changed")
-    changed = sorted(path for path, sha in prov.get("code", {}).get("files", {}).items() if hashes(path) != sha)
+    changed = sorted(
+        path for path, sha in prov.get("code", {}).get("files", {}).items() if hashes(path) != sha
+    )
     if changed:
         shown = ", ".join(changed[:4]) + (f" and {len(changed) - 4} more" if len(changed) > 4 else "")
         return RecordStatus("stale", f"library code it ran changed: {shown}")

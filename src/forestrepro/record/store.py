@@ -51,13 +51,19 @@ def write_record(rows: pd.DataFrame, provenance: dict, rows_path: str | Path) ->
     the columns held as JSON and the CSV's SHA-256) beside it, both atomically; return the
     provenance written."""
     json_columns = [c for c in rows.columns if rows[c].dtype == object and rows[c].map(_nested).any()]
-    rows = rows.assign(**{c: rows[c].map(lambda cell: _as_json(cell) if _nested(cell) else cell)
-                          for c in json_columns})
+    rows = rows.assign(
+        **{c: rows[c].map(lambda cell: _as_json(cell) if _nested(cell) else cell) for c in json_columns}
+    )
     text = rows.to_csv(index=False, lineterminator="\n")
     with atomic_path(rows_path) as tmp:
         tmp.write_bytes(text.encode())
-    full = {**provenance, "format": FORMAT, "rows": len(rows), "json_columns": json_columns,
-            "rows_sha256": hashlib.sha256(text.encode()).hexdigest()}
+    full = {
+        **provenance,
+        "format": FORMAT,
+        "rows": len(rows),
+        "json_columns": json_columns,
+        "rows_sha256": hashlib.sha256(text.encode()).hexdigest(),
+    }
     write_text_atomic(provenance_path(rows_path), json.dumps(full, indent=2, sort_keys=True) + "\n")
     return full
 
@@ -66,7 +72,9 @@ def read_rows(rows_path: str | Path) -> pd.DataFrame:
     """The rows of a record, with every float exactly as written and every JSON column
     (named in the provenance beside it) decoded."""
     rows = pd.read_csv(rows_path)
-    json_columns = read_provenance(rows_path).get("json_columns", []) if provenance_path(rows_path).exists() else []
+    json_columns = (
+        read_provenance(rows_path).get("json_columns", []) if provenance_path(rows_path).exists() else []
+    )
     for column in json_columns:
         rows[column] = rows[column].map(lambda cell: json.loads(cell) if isinstance(cell, str) else cell)
     return rows

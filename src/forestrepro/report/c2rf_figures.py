@@ -19,7 +19,9 @@ def runtime_ecdf(runs: pd.DataFrame, spec: dict) -> Figure:
     fig = Figure(figsize=(7, 4.5))
     ax = fig.subplots()
     limit = float(runs["time_limit"].max())
-    low = max(1e-3, float(runs.loc[runs["solved"].astype(bool), "seconds"].min()) if runs["solved"].any() else 1e-3)
+    low = max(
+        1e-3, float(runs.loc[runs["solved"].astype(bool), "seconds"].min()) if runs["solved"].any() else 1e-3
+    )
     for method in spec["method_order"]:
         part = runs[runs["method"] == method]
         if part.empty:
@@ -42,8 +44,9 @@ def runtime_ecdf(runs: pd.DataFrame, spec: dict) -> Figure:
 
 def paired_differences(runs: pd.DataFrame, a: str, b: str, metric: str) -> pd.Series:
     """``metric`` of ``a`` minus that of ``b`` per (data set, sample); pairs missing either are left out."""
-    wide = runs[runs["method"].isin([a, b])].pivot_table(index=["dataset", "repeat"], columns="method",
-                                                          values=metric, aggfunc="first")
+    wide = runs[runs["method"].isin([a, b])].pivot_table(
+        index=["dataset", "repeat"], columns="method", values=metric, aggfunc="first"
+    )
     if a not in wide or b not in wide:
         return pd.Series(dtype=float)
     return (wide[a] - wide[b]).dropna()

@@ -127,12 +127,20 @@ def _more_complete_cells(cells, column, claim, table_spec):
     if claim["a"] not in scores or claim["b"] not in scores:
         return UNKNOWN, "missing methods"
     a, b = (int(scores[m].notna().sum()) for m in (claim["a"], claim["b"]))
-    return (HOLDS if a > b else FAILS), f"{claim['a']} {a} of {len(scores)}, {claim['b']} {b} of {len(scores)}"
+    return (
+        HOLDS if a > b else FAILS
+    ), f"{claim['a']} {a} of {len(scores)}, {claim['b']} {b} of {len(scores)}"
 
 
 def _not_worse_on_count(cells, column, claim, table_spec):
-    return _count_claim(cells, column, claim, table_spec, lambda margin: margin >= -claim["within"],
-                        f"better or within {claim['within']:g}")
+    return _count_claim(
+        cells,
+        column,
+        claim,
+        table_spec,
+        lambda margin: margin >= -claim["within"],
+        f"better or within {claim['within']:g}",
+    )
 
 
 def _mean_relative_reduction(cells, column, claim, table_spec):
@@ -166,14 +174,20 @@ def _paired_claim(ranks: dict, claim: dict, cells: pd.DataFrame):
     if not tests:
         return UNKNOWN, f"no paired test of {claim['a']} against {claim['b']} (set the table's paired)"
     per_dataset = tests[0]["per_dataset"]
-    datasets = [d for d in dict.fromkeys(cells["dataset"]) if claim.get("subset") is None or d in claim["subset"]]
-    worse = [f"{d} (p={per_dataset[d]['p']:.3g})" for d in datasets
-             if d in per_dataset and per_dataset[d]["significant"] and per_dataset[d]["mean_diff"] < 0]
+    datasets = [
+        d for d in dict.fromkeys(cells["dataset"]) if claim.get("subset") is None or d in claim["subset"]
+    ]
+    worse = [
+        f"{d} (p={per_dataset[d]['p']:.3g})"
+        for d in datasets
+        if d in per_dataset and per_dataset[d]["significant"] and per_dataset[d]["mean_diff"] < 0
+    ]
     tested = [d for d in datasets if d in per_dataset and per_dataset[d]["p"] is not None]
     untested = [d for d in datasets if d in per_dataset and per_dataset[d]["p"] is None]
     missing = [d for d in datasets if d not in per_dataset]
     notes = (f"; one split or no spread, not tested: {', '.join(untested)}" if untested else "") + (
-        f"; not computed: {', '.join(missing)}" if missing else "")
+        f"; not computed: {', '.join(missing)}" if missing else ""
+    )
     if worse:
         return FAILS, "significantly worse on " + ", ".join(worse) + notes
     if missing or not tested:
@@ -183,7 +197,11 @@ def _paired_claim(ranks: dict, claim: dict, cells: pd.DataFrame):
 
 def _control_claim(stats: dict, claim: dict):
     control = stats.get("control")
-    if not control or control["method"] != claim["a"] or any(o not in control["versus"] for o in claim["others"]):
+    if (
+        not control
+        or control["method"] != claim["a"]
+        or any(o not in control["versus"] for o in claim["others"])
+    ):
         return UNKNOWN, f"no post-hoc test against {claim['a']} (set the table's control)"
     ranks = stats["mean_ranks"]
     wins = {o: ranks[claim["a"]] < ranks[o] and control["versus"][o]["significant"] for o in claim["others"]}
@@ -193,7 +211,10 @@ def _control_claim(stats: dict, claim: dict):
 
 def _rank_claim(stats: dict, claim: dict):
     ranks, cd = stats.get("mean_ranks"), stats.get("nemenyi_cd")
-    if not ranks or any(m not in ranks for m in [claim["a"], *claim.get("others", []), *([claim["b"]] if "b" in claim else [])]):
+    if not ranks or any(
+        m not in ranks
+        for m in [claim["a"], *claim.get("others", []), *([claim["b"]] if "b" in claim else [])]
+    ):
         return UNKNOWN, "no rank statistics for these methods"
     a = ranks[claim["a"]]
     if claim["kind"] == "best_mean_rank":
@@ -208,12 +229,20 @@ def _rank_claim(stats: dict, claim: dict):
         return (HOLDS if gap >= cd else FAILS), f"rank gap {gap:.3f} vs CD {cd:.3f}"
     gaps = {o: abs(ranks[o] - a) for o in claim["others"]}
     close = all(g < cd for g in gaps.values())
-    return (HOLDS if close else FAILS), ", ".join(f"{o} {g:.3f}" for o, g in gaps.items()) + f" vs CD {cd:.3f}"
+    return (HOLDS if close else FAILS), ", ".join(
+        f"{o} {g:.3f}" for o, g in gaps.items()
+    ) + f" vs CD {cd:.3f}"
 
 
-PAIR_KINDS = {"dominates": _dominates, "larger_gain_on_subset": _larger_gain, "better_on_count": _better_on_count,
-              "more_complete_cells": _more_complete_cells, "not_worse_on_count": _not_worse_on_count,
-              "mean_relative_reduction": _mean_relative_reduction, "better_on_average": _better_on_average}
+PAIR_KINDS = {
+    "dominates": _dominates,
+    "larger_gain_on_subset": _larger_gain,
+    "better_on_count": _better_on_count,
+    "more_complete_cells": _more_complete_cells,
+    "not_worse_on_count": _not_worse_on_count,
+    "mean_relative_reduction": _mean_relative_reduction,
+    "better_on_average": _better_on_average,
+}
 RANK_KINDS = {"best_mean_rank", "significantly_better", "not_significantly_different"}
 
 
@@ -228,10 +257,15 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
         elif claim["kind"] == "control_significantly_better":
             verdict, evidence = _control_claim(ranks[stats_key], claim)
         elif claim["kind"] == "not_significantly_worse":
-            verdict, evidence = ((UNKNOWN, "the paper gives one value per data set, no spread") if side == "paper"
-                                 else _paired_claim(ranks, claim, cells))
+            verdict, evidence = (
+                (UNKNOWN, "the paper gives one value per data set, no spread")
+                if side == "paper"
+                else _paired_claim(ranks, claim, cells)
+            )
         else:
-            valid = sorted([*PAIR_KINDS, *RANK_KINDS, "control_significantly_better", "not_significantly_worse"])
+            valid = sorted(
+                [*PAIR_KINDS, *RANK_KINDS, "control_significantly_better", "not_significantly_worse"]
+            )
             raise ValueError(f"unknown claim kind {claim['kind']!r}; valid: {valid}")
         result[side] = verdict
         result[f"{side}_evidence"] = evidence
@@ -266,10 +300,14 @@ def _flat_from(means: pd.DataFrame, claim: dict):
         part = means[method][(means.index >= low) & (means.index <= high)].dropna()
         if len(part) < 2:
             return UNKNOWN, f"{method}: fewer than two points with x from {low:g}" + (
-                f" to {high:g}" if np.isfinite(high) else "")
+                f" to {high:g}" if np.isfinite(high) else ""
+            )
         spans[method] = float(part.max() - part.min())
     window = f"x from {low:g}" + (f" to {high:g}" if np.isfinite(high) else "")
-    evidence = ", ".join(f"{m} spans {span:.4f}" for m, span in spans.items()) + f" over {window} (at most {claim['within']:g})"
+    evidence = (
+        ", ".join(f"{m} spans {span:.4f}" for m, span in spans.items())
+        + f" over {window} (at most {claim['within']:g})"
+    )
     return (HOLDS if all(span <= claim["within"] for span in spans.values()) else FAILS), evidence
 
 
@@ -283,8 +321,11 @@ def _curve_verdict(means: pd.DataFrame, claim: dict):
     if claim["kind"] == "decreasing":
         if len(curve) < 2:
             return UNKNOWN, "needs two training sizes or more"
-        rises = [f"{lo:g} -> {hi:g}" for lo, hi, step in zip(curve.index[:-1], curve.index[1:], np.diff(curve))
-                 if step >= 0]
+        rises = [
+            f"{lo:g} -> {hi:g}"
+            for lo, hi, step in zip(curve.index[:-1], curve.index[1:], np.diff(curve))
+            if step >= 0
+        ]
         evidence = f"{a} {curve.iloc[0]:.4f} at n={curve.index[0]:g} to {curve.iloc[-1]:.4f} at n={curve.index[-1]:g}"
         return (FAILS, evidence + "; not falling at " + ", ".join(rises)) if rises else (HOLDS, evidence)
     n, value = curve.index[-1], curve.iloc[-1]
@@ -313,5 +354,10 @@ def evaluate_curve_claim(claim: dict, runs: pd.DataFrame, metric: str = "error",
         verdicts = [v for v, _ in found.values()]
         verdict = FAILS if FAILS in verdicts else HOLDS if all(v == HOLDS for v in verdicts) else UNKNOWN
         evidence = "; ".join(f"{d}: {v}, {e}" for d, (v, e) in found.items())
-    return {"claim": claim["text"], "paper": UNKNOWN, "paper_evidence": "the paper shows no numbers",
-            "ours": verdict, "ours_evidence": evidence}
+    return {
+        "claim": claim["text"],
+        "paper": UNKNOWN,
+        "paper_evidence": "the paper shows no numbers",
+        "ours": verdict,
+        "ours_evidence": evidence,
+    }

@@ -10,8 +10,13 @@ import numpy as np
 import pandas as pd
 
 
-def summarize_runs(runs: pd.DataFrame, metric: str, ddof: int = 1, aggregate: str = "mean",
-                   min_solved_share: float | None = None) -> pd.DataFrame:
+def summarize_runs(
+    runs: pd.DataFrame,
+    metric: str,
+    ddof: int = 1,
+    aggregate: str = "mean",
+    min_solved_share: float | None = None,
+) -> pd.DataFrame:
     """Mean and standard deviation of ``metric`` over folds and repeats, per (dataset, method).
 
     ``ddof=1`` is the sample standard deviation (MATLAB's and R's default, which papers of this
@@ -51,7 +56,11 @@ def compare_cells(
     rows = []
     for dataset, pub_dataset in datasets.items():
         for method, pub_method in methods.items():
-            pub = published.loc[(pub_dataset, pub_method)] if (pub_dataset, pub_method) in published.index else None
+            pub = (
+                published.loc[(pub_dataset, pub_method)]
+                if (pub_dataset, pub_method) in published.index
+                else None
+            )
             ours = summary.loc[(dataset, method)] if (dataset, method) in summary.index else None
             pub_mean = float(pub["mean"]) if pub is not None else np.nan
             pub_std = float(pub["std"]) if pub is not None else np.nan

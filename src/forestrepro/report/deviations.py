@@ -57,14 +57,17 @@ def _test(rule: dict, cell, spec: dict, table_cells: Callable[[str], pd.DataFram
             return None
         value = float(match["mean"].iloc[0])
         if abs(value - cell["published_mean"]) <= cell["tolerance"]:
-            return (f"{rule['ablation_table']} / {method}: {value:.4f}, within {cell['tolerance']:.4f} of "
-                    f"the published {cell['published_mean']:.4f}")
+            return (
+                f"{rule['ablation_table']} / {method}: {value:.4f}, within {cell['tolerance']:.4f} of "
+                f"the published {cell['published_mean']:.4f}"
+            )
         return None
     raise ValueError(f"unknown cause test {rule['test']!r}; valid: {list(TESTS)}")
 
 
-def data_candidates(dataset: str, paper: str, dataset_specs: dict, data_provenance: dict,
-                    rows_fed: int | None = None) -> list[str]:
+def data_candidates(
+    dataset: str, paper: str, dataset_specs: dict, data_provenance: dict, rows_fed: int | None = None
+) -> list[str]:
     """Measurable differences between our data and the paper's: stand-in, shape. ``rows_fed``
     (when the runs record it) is the number of rows the protocol fed the method, which is what
     the paper's table counts (C2RF's N after removing duplicates), not the file's rows."""
@@ -74,15 +77,23 @@ def data_candidates(dataset: str, paper: str, dataset_specs: dict, data_provenan
     shape = dict((data_provenance.get(dataset) or {}).get("shape", {}))
     if rows_fed is not None and not pd.isna(rows_fed):
         shape["rows"] = int(rows_fed)
-    diffs = [f"{key} {shape[key]} (paper {published[key]})" for key in ("rows", "features", "classes")
-             if published.get(key) is not None and shape.get(key) is not None and published[key] != shape[key]]
+    diffs = [
+        f"{key} {shape[key]} (paper {published[key]})"
+        for key in ("rows", "features", "classes")
+        if published.get(key) is not None and shape.get(key) is not None and published[key] != shape[key]
+    ]
     if diffs:
         found.append("our data differs from the paper's Table 1: " + ", ".join(diffs))
     return found
 
 
-def explain(cells: pd.DataFrame, spec: dict, table_cells: Callable[[str], pd.DataFrame | None],
-            dataset_specs: dict, data_provenance: dict) -> pd.DataFrame:
+def explain(
+    cells: pd.DataFrame,
+    spec: dict,
+    table_cells: Callable[[str], pd.DataFrame | None],
+    dataset_specs: dict,
+    data_provenance: dict,
+) -> pd.DataFrame:
     """The cells outside tolerance, each with ``cause``, ``evidence`` and ``candidates``."""
     outside = cells[cells["within"].map(lambda v: v is False)]
     rows = []
@@ -94,10 +105,23 @@ def explain(cells: pd.DataFrame, spec: dict, table_cells: Callable[[str], pd.Dat
                 if found is not None:
                     cause, evidence = rule["cause"], f"{rule['text']} ({found})"
                     break
-        candidates = [] if cause != UNEXPLAINED else data_candidates(
-            cell["dataset"], spec["paper"], dataset_specs, data_provenance, cell.get("rows_fed"))
-        rows.append({"dataset": cell["dataset"], "method": cell["method"], "delta": cell["delta"],
-                     "cause": cause, "evidence": evidence, "candidates": "; ".join(candidates)})
+        candidates = (
+            []
+            if cause != UNEXPLAINED
+            else data_candidates(
+                cell["dataset"], spec["paper"], dataset_specs, data_provenance, cell.get("rows_fed")
+            )
+        )
+        rows.append(
+            {
+                "dataset": cell["dataset"],
+                "method": cell["method"],
+                "delta": cell["delta"],
+                "cause": cause,
+                "evidence": evidence,
+                "candidates": "; ".join(candidates),
+            }
+        )
     return pd.DataFrame(rows, columns=["dataset", "method", "delta", "cause", "evidence", "candidates"])
 
 

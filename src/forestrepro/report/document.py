@@ -157,7 +157,7 @@ def to_html(doc: Document, image_root: Path | None = None) -> str:
         "td.ok{background:#e3f2e6}td.out{background:#fbe3e3;font-weight:bold}td.none{color:#777}"
     )
     return (
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\">"
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><link rel="icon" href="data:,">'
         f"<title>{esc(doc.title)}</title><style>{style}</style></head><body>\n"
         + "\n".join(body)
         + "\n</body></html>\n"
@@ -176,7 +176,12 @@ def table_to_latex(table: Table) -> str:
     lines = [r"\begin{table}[ht]", r"\centering"]
     if table.caption:
         lines.append(rf"\caption{{{tex(table.caption)}}}")
-    lines += [rf"\begin{{tabular}}{{{cols}}}", r"\toprule", " & ".join(tex(h) for h in table.header) + r" \\", r"\midrule"]
+    lines += [
+        rf"\begin{{tabular}}{{{cols}}}",
+        r"\toprule",
+        " & ".join(tex(h) for h in table.header) + r" \\",
+        r"\midrule",
+    ]
     lines += [" & ".join(tex(c) for c in row) + r" \\" for row in table.rows]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
     return "\n".join(lines)

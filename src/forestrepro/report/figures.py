@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ..io import atomic_path  # noqa: E402
-from ..stats import plot_cd_diagram  # noqa: E402
+from .cd_diagram import plot_cd_diagram  # noqa: E402
 
 
 def plot_cd_pair(ranks: dict, title: str, stem: str | Path) -> list[Path]:
@@ -36,7 +36,10 @@ def plot_cd_pair(ranks: dict, title: str, stem: str | Path) -> list[Path]:
     fig.tight_layout()
     stem = Path(stem)
     written = []
-    for suffix, kwargs in ((".png", {"dpi": 150, "metadata": {"Software": None}}), (".pdf", {"metadata": {"CreationDate": None}})):
+    for suffix, kwargs in (
+        (".png", {"dpi": 150, "metadata": {"Software": None}}),
+        (".pdf", {"metadata": {"CreationDate": None}}),
+    ):
         path = stem.with_suffix(suffix)
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=suffix[1:], **kwargs)

@@ -61,7 +61,13 @@ def kappa_error_centroids(runs: pd.DataFrame, spec: dict) -> Figure:
     for marker, method in zip(MARKERS, spec["method_order"]):
         if method in centroids.index.get_level_values("method"):
             points = centroids.xs(method, level="method")
-            ax.scatter(points["mean_pairwise_kappa"], points["mean_pairwise_error"], marker=marker, label=method, zorder=2)
+            ax.scatter(
+                points["mean_pairwise_kappa"],
+                points["mean_pairwise_error"],
+                marker=marker,
+                label=method,
+                zorder=2,
+            )
     ax.set_xlabel("mean pairwise κ (lower: more diverse trees)")
     ax.set_ylabel("mean pairwise error")
     ax.legend(loc="best")
@@ -115,11 +121,17 @@ def learning_curve(runs: pd.DataFrame, spec: dict) -> Figure:
     claims = [evaluate_curve_claim(c, runs, metric) for c in spec.get("claims", [])]
     n_panels = max(1, len(datasets))
     width = max(7.0, 4.6 * n_panels)
-    lines = [textwrap.fill(f"{c['claim']}: {c['ours']} ({c['ours_evidence']})", int(width * 15), subsequent_indent="    ")
-             for c in claims]
+    lines = [
+        textwrap.fill(
+            f"{c['claim']}: {c['ours']} ({c['ours_evidence']})", int(width * 15), subsequent_indent="    "
+        )
+        for c in claims
+    ]
     text_height = 0.14 * sum(line.count("\n") + 1 for line in lines)
     fig = Figure(figsize=(width, 3.8 + text_height))
-    grid = fig.add_gridspec(2 if claims else 1, n_panels, height_ratios=[3.8, text_height] if claims else None)
+    grid = fig.add_gridspec(
+        2 if claims else 1, n_panels, height_ratios=[3.8, text_height] if claims else None
+    )
     axes = [fig.add_subplot(grid[0, i]) for i in range(n_panels)]
     for ax, dataset in zip(axes, datasets):
         for marker, method in zip(MARKERS, spec["method_order"]):
@@ -127,8 +139,14 @@ def learning_curve(runs: pd.DataFrame, spec: dict) -> Figure:
             if part.empty:
                 continue
             curve = part.groupby("n_train")[metric].agg(["mean", "std"]).sort_index()
-            ax.errorbar(curve.index, curve["mean"], yerr=curve["std"].fillna(0.0), marker=marker, capsize=2,
-                        label=method)
+            ax.errorbar(
+                curve.index,
+                curve["mean"],
+                yerr=curve["std"].fillna(0.0),
+                marker=marker,
+                capsize=2,
+                label=method,
+            )
         ax.set_title(dataset)
         ax.set_xlabel(spec.get("x_label", "training size n"))
         if spec.get("log_x", True):
@@ -141,18 +159,38 @@ def learning_curve(runs: pd.DataFrame, spec: dict) -> Figure:
     if claims:
         text = fig.add_subplot(grid[1, :])
         text.axis("off")
-        text.text(0.0, 1.0, "\n".join(lines), fontsize=7, va="top", ha="left", transform=text.transAxes,
-                  in_layout=False)
+        text.text(
+            0.0,
+            1.0,
+            "\n".join(lines),
+            fontsize=7,
+            va="top",
+            ha="left",
+            transform=text.transAxes,
+            in_layout=False,
+        )
     return fig
 
 
-KINDS = {f.__name__: f for f in (kappa_error_scatter, kappa_error_centroids, sweep_curve, accuracy_bars, runtime_ecdf,
-                                                  paired_difference_box, learning_curve)}
+KINDS = {
+    f.__name__: f
+    for f in (
+        kappa_error_scatter,
+        kappa_error_centroids,
+        sweep_curve,
+        accuracy_bars,
+        runtime_ecdf,
+        paired_difference_box,
+        learning_curve,
+    )
+}
 
 
 # (metric, x) of the curves a figure kind's claims are judged on
 CURVE_AXES = {"sweep_curve": lambda spec: (spec.get("metric", "accuracy"), "sweep_value")}
-CURVE_AXES = {kind: CURVE_AXES.get(kind, lambda spec: (spec.get("metric", "error"), "n_train")) for kind in KINDS}
+CURVE_AXES = {
+    kind: CURVE_AXES.get(kind, lambda spec: (spec.get("metric", "error"), "n_train")) for kind in KINDS
+}
 
 
 def draw_figure(runs: pd.DataFrame, spec: dict, stem: str | Path) -> list[Path]:
@@ -167,7 +205,10 @@ def draw_figure(runs: pd.DataFrame, spec: dict, stem: str | Path) -> list[Path]:
     claims_path = Path(stem).with_suffix(".claims.json")
     write_text_atomic(claims_path, json.dumps(claims, indent=2, sort_keys=True) + "\n")
     written = []
-    for suffix, kwargs in ((".png", {"dpi": 150, "metadata": {"Software": None}}), (".pdf", {"metadata": {"CreationDate": None}})):
+    for suffix, kwargs in (
+        (".png", {"dpi": 150, "metadata": {"Software": None}}),
+        (".pdf", {"metadata": {"CreationDate": None}}),
+    ):
         path = Path(stem).with_suffix(suffix)
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=suffix[1:], **kwargs)

@@ -51,12 +51,24 @@ def average_rows(cells: pd.DataFrame, spec: dict) -> list[dict]:
             mine = cells[(cells["method"] == method) & cells["dataset"].isin(datasets)]
             complete = len(mine) == len(datasets)
             ours = float(mine["mean"].mean()) if complete and mine["mean"].notna().all() else None
-            published = (float(mine["published_mean"].mean())
-                         if complete and mine["published_mean"].notna().all() else None)
+            published = (
+                float(mine["published_mean"].mean())
+                if complete and mine["published_mean"].notna().all()
+                else None
+            )
             delta = None if ours is None or published is None else ours - published
-            rows.append({"group": group, "datasets": list(datasets), "method": method, "mean": ours,
-                         "published_mean": published, "delta": delta, "tolerance": tolerance,
-                         "within": None if delta is None else bool(abs(delta) <= tolerance)})
+            rows.append(
+                {
+                    "group": group,
+                    "datasets": list(datasets),
+                    "method": method,
+                    "mean": ours,
+                    "published_mean": published,
+                    "delta": delta,
+                    "tolerance": tolerance,
+                    "within": None if delta is None else bool(abs(delta) <= tolerance),
+                }
+            )
     return rows
 
 
@@ -70,7 +82,12 @@ def rank_statistics(
     """
     complete = scores.dropna()
     excluded = sorted(set(scores.index) - set(complete.index))
-    stats = {"alpha": alpha, "excluded_datasets": excluded, "n_datasets": len(complete), "k_methods": scores.shape[1]}
+    stats = {
+        "alpha": alpha,
+        "excluded_datasets": excluded,
+        "n_datasets": len(complete),
+        "k_methods": scores.shape[1],
+    }
     if len(complete) < 2 or scores.shape[1] < 2:
         stats["note"] = "fewer than 2 complete data sets or methods: no rank statistics"
         return stats
@@ -105,8 +122,14 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
     if spec.get("pool_datasets") and len(runs):
         runs = runs.assign(dataset="all")  # one cell per method over every data set's rows
     summary = (
-        summarize_runs(runs, metric, aggregate=spec.get("aggregate", "mean"), min_solved_share=spec.get("min_solved_share"))
-        if len(runs) else pd.DataFrame(columns=["mean", "std", "n_folds"])
+        summarize_runs(
+            runs,
+            metric,
+            aggregate=spec.get("aggregate", "mean"),
+            min_solved_share=spec.get("min_solved_share"),
+        )
+        if len(runs)
+        else pd.DataFrame(columns=["mean", "std", "n_folds"])
     )
     published = published_cells(spec["published"], published_metric)
     cells = compare_cells(
@@ -126,8 +149,15 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
             solved = groups["solved"].sum()
             cells["n_solved"] = [int(solved[k]) if k in solved.index else 0 for k in keys]
         if "status" in runs:
-            empty = runs[runs[metric].isna()].groupby(["dataset", "method"])["status"].agg(
-                lambda s: ", ".join(f"{status} x{n}" for status, n in s.value_counts().sort_index().items()))
+            empty = (
+                runs[runs[metric].isna()]
+                .groupby(["dataset", "method"])["status"]
+                .agg(
+                    lambda s: ", ".join(
+                        f"{status} x{n}" for status, n in s.value_counts().sort_index().items()
+                    )
+                )
+            )
             cells["empty_status"] = [empty.get(k, "") for k in keys]
     if "n_rows" in runs and len(runs):
         # The rows the protocol fed the method (C2RF: after its duplicate removal), per data set:
@@ -137,8 +167,12 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
     alpha = spec.get("alpha", 0.05)
     extra = {
         "averages": average_rows(cells, spec) if "averages" in spec else None,
-        "paired": [paired_differences(runs, p["a"], p["b"], metric, higher_is_better=higher, alpha=alpha)
-                   for p in spec.get("paired", [])] if "paired" in spec and len(runs) else None,
+        "paired": [
+            paired_differences(runs, p["a"], p["b"], metric, higher_is_better=higher, alpha=alpha)
+            for p in spec.get("paired", [])
+        ]
+        if "paired" in spec and len(runs)
+        else None,
     }
     if not spec.get("rank", True):
         skipped = {"note": "this table is not ranked", "n_datasets": 0, "excluded_datasets": []}
@@ -152,7 +186,9 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
     printed = published_mean_ranks(spec["published"])
     if len(printed):
         theirs["paper_printed_mean_ranks"] = {m: float(r) for m, r in printed.items()}
-        full = published_cells(spec["published"], published_metric)["mean"].unstack("method")[list(printed.index)]
+        full = published_cells(spec["published"], published_metric)["mean"].unstack("method")[
+            list(printed.index)
+        ]
         recomputed = mean_ranks(full.dropna(), higher_is_better=higher)
         theirs["paper_recomputed_mean_ranks"] = {m: float(r) for m, r in recomputed.items()}
     return TableResult(spec=spec, cells=cells, ours=ours, published=theirs, **extra)
@@ -220,4 +256,6 @@ def write_table(result: TableResult, stem: str | Path) -> None:
         ranks["averages"] = result.averages
     if result.paired is not None:
         ranks["paired"] = result.paired
-    write_text_atomic(stem.parent / f"{stem.name}_ranks.json", json.dumps(ranks, indent=2, sort_keys=True) + "\n")
+    write_text_atomic(
+        stem.parent / f"{stem.name}_ranks.json", json.dumps(ranks, indent=2, sort_keys=True) + "\n"
+    )

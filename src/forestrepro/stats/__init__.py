@@ -9,12 +9,13 @@ method. The modules, one job each:
 * :mod:`.friedman`    Friedman chi^2_F and Iman–Davenport F_F (Sec. 3.2.2);
 * :mod:`.nemenyi`     Nemenyi q_alpha, critical difference, pairwise p-values (Sec. 3.2.2);
 * :mod:`.control`     one control vs the others: z tests, Holm and Bonferroni–Dunn (Sec. 3.2.2);
-* :mod:`.cd_diagram`  critical-difference diagrams (Sec. 3.2.4, Fig. 1);
+* :mod:`.cd_groups`   groups of methods within the critical difference (Sec. 3.2.4; drawn by
+                      ``report/cd_diagram.py``, Fig. 1);
 * :mod:`.paired`      two methods on the same splits: corrected resampled t-test per data set,
                       sign and Wilcoxon signed-ranks tests across data sets (Sec. 3.1).
 """
 
-from .cd_diagram import cd_groups, plot_cd_diagram
+from .cd_groups import cd_groups
 from .control import bonferroni_dunn_cd, compare_to_control, holm_adjust
 from .friedman import FriedmanResult, friedman_test
 from .nemenyi import nemenyi_cd, nemenyi_pairwise, nemenyi_q
@@ -31,6 +32,5 @@ __all__ = [
     "nemenyi_cd",
     "nemenyi_pairwise",
     "nemenyi_q",
-    "plot_cd_diagram",
     "rank_scores",
 ]

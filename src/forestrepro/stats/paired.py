@@ -43,8 +43,9 @@ def corrected_t_test(diffs: np.ndarray, test_train_ratio: float) -> tuple[float,
     return t, float(2.0 * stats.t.sf(abs(t), n - 1))
 
 
-def paired_differences(runs: pd.DataFrame, a: str, b: str, metric: str, *,
-                       higher_is_better: bool = True, alpha: float = 0.05) -> dict:
+def paired_differences(
+    runs: pd.DataFrame, a: str, b: str, metric: str, *, higher_is_better: bool = True, alpha: float = 0.05
+) -> dict:
     """``a`` against ``b`` on ``metric``: per data set the mean signed difference (positive:
     ``a`` better), its std, the number of paired splits and the corrected t-test; across
     data sets the wins, losses and ties of the mean differences, the sign test and the
@@ -58,7 +59,10 @@ def paired_differences(runs: pd.DataFrame, a: str, b: str, metric: str, *,
         index = [i for i in both if i[0] == dataset]
         diffs = sign * (rows_a.loc[index, metric].to_numpy(float) - rows_b.loc[index, metric].to_numpy(float))
         if {"n_train", "n_test"} <= set(rows_a.columns):
-            ratio, test = float((rows_a.loc[index, "n_test"] / rows_a.loc[index, "n_train"]).mean()), "corrected"
+            ratio, test = (
+                float((rows_a.loc[index, "n_test"] / rows_a.loc[index, "n_train"]).mean()),
+                "corrected",
+            )
         else:
             ratio, test = 0.0, "plain"
         t, p = corrected_t_test(diffs, ratio)
@@ -73,7 +77,12 @@ def paired_differences(runs: pd.DataFrame, a: str, b: str, metric: str, *,
         }
     means = np.array([d["mean_diff"] for d in per_dataset.values()])
     wins, losses = int((means > 0).sum()), int((means < 0).sum())
-    across = {"n_datasets": len(means), "wins": wins, "losses": losses, "ties": len(means) - wins - losses,
-              "sign_p": _or_none(stats.binomtest(wins, wins + losses).pvalue if wins + losses else math.nan),
-              "wilcoxon_p": _or_none(stats.wilcoxon(means).pvalue if wins + losses else math.nan)}
+    across = {
+        "n_datasets": len(means),
+        "wins": wins,
+        "losses": losses,
+        "ties": len(means) - wins - losses,
+        "sign_p": _or_none(stats.binomtest(wins, wins + losses).pvalue if wins + losses else math.nan),
+        "wilcoxon_p": _or_none(stats.wilcoxon(means).pvalue if wins + losses else math.nan),
+    }
     return {"a": a, "b": b, "metric": metric, "alpha": alpha, "per_dataset": per_dataset, "across": across}

@@ -46,9 +46,7 @@ def validate_scores(scores: pd.DataFrame) -> pd.DataFrame:
     incomplete = values.isna().any(axis=1)
     if incomplete.any():
         names = [str(name) for name in values.index[incomplete]]
-        raise ValueError(
-            f"missing scores (NaN) for data set(s) {names}; drop or impute them before ranking"
-        )
+        raise ValueError(f"missing scores (NaN) for data set(s) {names}; drop or impute them before ranking")
     return values
 
 

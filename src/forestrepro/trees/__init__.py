@@ -4,8 +4,8 @@
 classifier.  Split rules live in ``forestrepro.trees.rules``.
 """
 
-from forestrepro.trees.builder import StoppingRules, build_tree
-from forestrepro.trees.estimator import PluggableTreeClassifier
-from forestrepro.trees.tree import Tree
+from .builder import StoppingRules, build_tree
+from .estimator import PluggableTreeClassifier
+from .tree import Tree
 
 __all__ = ["PluggableTreeClassifier", "StoppingRules", "Tree", "build_tree"]

@@ -7,8 +7,8 @@ It takes the rule's kernel and the label view's chooser as first-class numba fun
 import numpy as np
 from numba import njit, types
 
-from forestrepro.trees import _nodes
-from forestrepro.trees._kernel_api import (
+from . import _nodes
+from ._kernel_api import (
     F64_1D,
     F64_2D,
     INTP_1D,
@@ -20,8 +20,7 @@ from forestrepro.trees._kernel_api import (
 )
 
 STORE_TYPE = types.Tuple(
-    (INTP_1D, INTP_1D, INTP_1D, F64_1D, F64_2D, INTP_1D, F64_1D, INTP_1D, INTP_1D, INTP_1D,
-     INTP_1D)
+    (INTP_1D, INTP_1D, INTP_1D, F64_1D, F64_2D, INTP_1D, F64_1D, INTP_1D, INTP_1D, INTP_1D, INTP_1D)
 )
 
 GROW_SIG = types.Tuple((STORE_TYPE, INTP_1D))(
@@ -49,9 +48,28 @@ GROW_SIG = types.Tuple((STORE_TYPE, INTP_1D))(
 
 
 @njit(GROW_SIG, cache=True, nogil=True)
-def grow(kernel, chooser, chooser_params, view_maps, view_n_classes, y_views, X, y, w, samples,
-         features, n_eval, params, needs_cell, root_lo, root_hi, limits, max_error_fraction,
-         rng, capacity):
+def grow(
+    kernel,
+    chooser,
+    chooser_params,
+    view_maps,
+    view_n_classes,
+    y_views,
+    X,
+    y,
+    w,
+    samples,
+    features,
+    n_eval,
+    params,
+    needs_cell,
+    root_lo,
+    root_hi,
+    limits,
+    max_error_fraction,
+    rng,
+    capacity,
+):
     """Grow a tree breadth first with a compiled split kernel; returns the node store."""
     n_classes = view_maps.shape[1]
     store = _nodes.new_store(capacity, n_classes)
@@ -65,18 +83,30 @@ def grow(kernel, chooser, chooser_params, view_maps, view_n_classes, y_views, X,
     hi = root_hi.copy()
     node = 0
     while node < counters[0]:
-        if not _nodes.must_stop(store, counters, node, limits[0], limits[1], limits[2],
-                                max_error_fraction):
+        if not _nodes.must_stop(store, counters, node, limits[0], limits[1], limits[2], max_error_fraction):
             if needs_cell:
                 _nodes.node_cell(store, node, root_lo, root_hi, lo, hi)
             value = store[4][node]
             view = chooser(value, chooser_params)
-            node_counts = _nodes.view_counts(value, view_maps[view], view_n_classes[view],
-                                             counts)
+            node_counts = _nodes.view_counts(value, view_maps[view], view_n_classes[view], counts)
             feature, threshold = kernel(
-                X, y_views[view], w, view_n_classes[view], samples, store[9][node],
-                store[10][node], node_counts, lo, hi, features, n_eval, store[7][node],
-                params, rng, Xf, buf,
+                X,
+                y_views[view],
+                w,
+                view_n_classes[view],
+                samples,
+                store[9][node],
+                store[10][node],
+                node_counts,
+                lo,
+                hi,
+                features,
+                n_eval,
+                store[7][node],
+                params,
+                rng,
+                Xf,
+                buf,
             )
             if feature >= 0:
                 _nodes.split_node(store, counters, node, feature, threshold, X, y, w, samples)

@@ -67,8 +67,7 @@ def add_root(store, counters, y, w, samples):
 
 
 @njit(cache=True, nogil=True)
-def must_stop(store, counters, node, min_samples_split, max_depth, max_leaf_nodes,
-              max_error_fraction):
+def must_stop(store, counters, node, min_samples_split, max_depth, max_leaf_nodes, max_error_fraction):
     """Stopping rules: fewer than ``min_samples_split`` samples, depth ``max_depth``, the leaf
     budget ``max_leaf_nodes`` (k_n) spent, a pure node, or a fraction of points outside the
     node's majority class below ``max_error_fraction`` (BRF paper, Sec. 4.3)."""

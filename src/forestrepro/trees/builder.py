@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from forestrepro.trees import _nodes
-from forestrepro.trees._grow import grow
-from forestrepro.trees._rng import new_state
-from forestrepro.trees.rules.base import CompiledSplitRule, NodeView, PythonSplitRule
-from forestrepro.trees.rules.label_view import OriginalLabels
-from forestrepro.trees.tree import Tree
+from . import _nodes
+from ._grow import grow
+from ._rng import new_state
+from .rules.base import CompiledSplitRule, NodeView, PythonSplitRule
+from .rules.label_view import OriginalLabels
+from .tree import Tree
 
 _UNLIMITED = np.iinfo(np.intp).max
 
@@ -59,13 +59,30 @@ def unit_cell(n_features):
 def _check_inside(X, samples, lo, hi):
     low, high = data_cell(X, samples)
     if np.any(low < lo) or np.any(high > hi):
-        raise ValueError("training data lie outside the root cell; scale them into it "
-                         "(e.g. to [0, 1]) or use the data range as root cell")
+        raise ValueError(
+            "training data lie outside the root cell; scale them into it "
+            "(e.g. to [0, 1]) or use the data range as root cell"
+        )
 
 
-def build_tree(X, y, n_classes, rule, *, sample_weight=None, stopping=StoppingRules(),
-               features=None, n_eval=None, root_cell=None, label_view=OriginalLabels(),
-               seed=0):
+ORIGINAL_LABELS = OriginalLabels()
+"""The default label view: every node scored on the original labels."""
+
+
+def build_tree(
+    X,
+    y,
+    n_classes,
+    rule,
+    *,
+    sample_weight=None,
+    stopping=StoppingRules(),
+    features=None,
+    n_eval=None,
+    root_cell=None,
+    label_view=ORIGINAL_LABELS,
+    seed=0,
+):
     """Grow a tree on ``X`` (n_samples, n_features) and labels ``y`` in ``[0, n_classes)``.
 
     ``features`` is the tree's feature pool (default: all; a random subspace of the BRF
@@ -75,17 +92,16 @@ def build_tree(X, y, n_classes, rule, *, sample_weight=None, stopping=StoppingRu
     are left out.  ``seed`` seeds the tree's generator.
     """
     if not isinstance(rule, (CompiledSplitRule, PythonSplitRule)):
-        raise TypeError(f"split rule must be a CompiledSplitRule or PythonSplitRule, "
-                        f"got {type(rule).__name__}")
+        raise TypeError(
+            f"split rule must be a CompiledSplitRule or PythonSplitRule, got {type(rule).__name__}"
+        )
     X = np.ascontiguousarray(X, dtype=np.float32)
     if not X.flags.writeable:
         X = X.copy()
     y = np.ascontiguousarray(y, dtype=np.intp)
-    w = (np.ones(X.shape[0]) if sample_weight is None
-         else np.array(sample_weight, dtype=np.float64))
+    w = np.ones(X.shape[0]) if sample_weight is None else np.array(sample_weight, dtype=np.float64)
     samples = np.flatnonzero(w > 0).astype(np.intp)
-    pool = (np.arange(X.shape[1], dtype=np.intp) if features is None
-            else np.array(features, dtype=np.intp))
+    pool = np.arange(X.shape[1], dtype=np.intp) if features is None else np.array(features, dtype=np.intp)
     n_eval = pool.shape[0] if n_eval is None else int(n_eval)
     maps = np.ascontiguousarray(label_view.maps(n_classes), dtype=np.intp)
     view_n_classes = maps.max(axis=1) + 1
@@ -101,20 +117,68 @@ def build_tree(X, y, n_classes, rule, *, sample_weight=None, stopping=StoppingRu
     rng = new_state(seed)
     if isinstance(rule, CompiledSplitRule):
         store, counters = grow(
-            rule.kernel, label_view.chooser, label_view.chooser_params(), maps, view_n_classes,
-            y_views, X, y, w, samples, pool, n_eval, rule.params(), rule.needs_cell, lo, hi,
-            stopping.limits(), float(stopping.max_error_fraction), rng, capacity,
+            rule.kernel,
+            label_view.chooser,
+            label_view.chooser_params(),
+            maps,
+            view_n_classes,
+            y_views,
+            X,
+            y,
+            w,
+            samples,
+            pool,
+            n_eval,
+            rule.params(),
+            rule.needs_cell,
+            lo,
+            hi,
+            stopping.limits(),
+            float(stopping.max_error_fraction),
+            rng,
+            capacity,
         )
     else:
-        store, counters = _grow_python(rule, label_view, maps, view_n_classes, y_views, X, y,
-                                       w, samples, pool, n_eval, lo, hi, stopping, seed,
-                                       capacity)
+        store, counters = _grow_python(
+            rule,
+            label_view,
+            maps,
+            view_n_classes,
+            y_views,
+            X,
+            y,
+            w,
+            samples,
+            pool,
+            n_eval,
+            lo,
+            hi,
+            stopping,
+            seed,
+            capacity,
+        )
     n = counters[0]
     return Tree(*(array[:n].copy() for array in store[:8]))
 
 
-def _grow_python(rule, label_view, maps, view_n_classes, y_views, X, y, w, samples, pool,
-                 n_eval, root_lo, root_hi, stopping, seed, capacity):
+def _grow_python(
+    rule,
+    label_view,
+    maps,
+    view_n_classes,
+    y_views,
+    X,
+    y,
+    w,
+    samples,
+    pool,
+    n_eval,
+    root_lo,
+    root_hi,
+    stopping,
+    seed,
+    capacity,
+):
     """The grow loop of ``_grow.grow`` with ``rule.split`` called from Python per node."""
     store = _nodes.new_store(capacity, maps.shape[1])
     counters = np.zeros(2, dtype=np.intp)
@@ -126,22 +190,31 @@ def _grow_python(rule, label_view, maps, view_n_classes, y_views, X, y, w, sampl
     generator = np.random.default_rng(seed)
     node = 0
     while node < counters[0]:
-        if not _nodes.must_stop(store, counters, node, limits[0], limits[1], limits[2],
-                                float(stopping.max_error_fraction)):
+        if not _nodes.must_stop(
+            store, counters, node, limits[0], limits[1], limits[2], float(stopping.max_error_fraction)
+        ):
             if rule.needs_cell:
                 _nodes.node_cell(store, node, root_lo, root_hi, lo, hi)
             view = label_view.chooser(store[4][node], chooser_params)
-            node_counts = _nodes.view_counts(store[4][node], maps[view], view_n_classes[view],
-                                             counts)
-            split = rule.split(NodeView(
-                X=X, y=y_views[view], w=w, n_classes=int(view_n_classes[view]),
-                samples=samples[store[9][node]:store[10][node]], counts=node_counts.copy(),
-                cell_lo=lo.copy(), cell_hi=hi.copy(), features=pool, n_eval=n_eval,
-                depth=int(store[7][node]), rng=generator,
-            ))
+            node_counts = _nodes.view_counts(store[4][node], maps[view], view_n_classes[view], counts)
+            split = rule.split(
+                NodeView(
+                    X=X,
+                    y=y_views[view],
+                    w=w,
+                    n_classes=int(view_n_classes[view]),
+                    samples=samples[store[9][node] : store[10][node]],
+                    counts=node_counts.copy(),
+                    cell_lo=lo.copy(),
+                    cell_hi=hi.copy(),
+                    features=pool,
+                    n_eval=n_eval,
+                    depth=int(store[7][node]),
+                    rng=generator,
+                )
+            )
             if split is not None:
                 feature, threshold = split
-                _nodes.split_node(store, counters, node, int(feature), float(threshold), X, y,
-                                  w, samples)
+                _nodes.split_node(store, counters, node, int(feature), float(threshold), X, y, w, samples)
         node += 1
     return store, counters

@@ -8,13 +8,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from forestrepro.trees.builder import StoppingRules, build_tree, unit_cell
-from forestrepro.trees.rules.base import SplitRule
-from forestrepro.trees.rules.best_threshold import BestThreshold
-from forestrepro.trees.rules.label_view import OriginalLabels, PriorityClassView
+from .._validation import COUNT, Interval, StrOptions, at_least, check_params, resolve_count
+from .builder import StoppingRules, build_tree, unit_cell
+from .rules.base import SplitRule
+from .rules.best_threshold import BestThreshold
+from .rules.label_view import OriginalLabels, PriorityClassView
 
 _MAX_SEED = np.iinfo(np.int32).max
-_ROOT_CELLS = ("data", "unit")
 
 
 def resolve_split_rule(split_rule):
@@ -24,25 +24,6 @@ def resolve_split_rule(split_rule):
     if isinstance(split_rule, str):
         return BestThreshold(split_rule)
     raise TypeError(f"split_rule must be a criterion name or a SplitRule, got {split_rule!r}")
-
-
-def resolve_count(value, n, name):
-    """scikit-learn's ``max_features`` convention for a count out of ``n``: None (all),
-    "sqrt", "log2", an int, or a fraction in (0, 1]; at least 1."""
-    if value is None:
-        return n
-    if isinstance(value, bool):
-        raise ValueError(f"{name} must not be a bool, got {value!r}")
-    if value == "sqrt":
-        return max(1, int(np.sqrt(n)))
-    if value == "log2":
-        return max(1, int(np.log2(n)))
-    if isinstance(value, numbers.Integral) and 1 <= value:
-        return min(int(value), n)
-    if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
-        return max(1, int(value * n))
-    raise ValueError(f"{name} must be None, 'sqrt', 'log2', an int >= 1 or a float in "
-                     f"(0, 1], got {value!r}")
 
 
 class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
@@ -68,10 +49,32 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
     random_state : int, RandomState or None, default=None
     """
 
-    def __init__(self, split_rule="gini", *, max_depth=None, min_samples_split=2,
-                 max_leaf_nodes=None, max_error_fraction=0.0, max_features=None,
-                 subspace_size=None, root_cell="data", priority_class=None,
-                 random_state=None):
+    _parameter_constraints = {
+        "split_rule": [str, SplitRule],
+        "max_depth": [None, at_least(1)],
+        "min_samples_split": [at_least(2)],
+        "max_leaf_nodes": [None, at_least(2)],
+        "max_error_fraction": [Interval(numbers.Real, 0.0, 1.0, closed="both")],
+        "max_features": COUNT,
+        "subspace_size": COUNT,
+        "root_cell": [StrOptions({"data", "unit"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        split_rule="gini",
+        *,
+        max_depth=None,
+        min_samples_split=2,
+        max_leaf_nodes=None,
+        max_error_fraction=0.0,
+        max_features=None,
+        subspace_size=None,
+        root_cell="data",
+        priority_class=None,
+        random_state=None,
+    ):
         self.split_rule = split_rule
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -87,16 +90,16 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float32, order="C")
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
-        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                             ensure_non_negative=True)
+        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         return self._fit_encoded(X, y_encoded, sample_weight)
 
     def _fit_encoded(self, X, y_encoded, sample_weight):
         """Grow the tree on validated float32 ``X`` and labels encoded by ``classes_``."""
         rule = resolve_split_rule(self.split_rule)
-        stopping = self._stopping_rules()
-        if self.root_cell not in _ROOT_CELLS:
-            raise ValueError(f"root_cell must be one of {_ROOT_CELLS}, got {self.root_cell!r}")
+        check_params(self)
+        stopping = StoppingRules(
+            self.min_samples_split, self.max_depth, self.max_leaf_nodes, float(self.max_error_fraction)
+        )
         random_state = check_random_state(self.random_state)
         n_features = X.shape[1]
         pool = np.arange(n_features)
@@ -105,32 +108,20 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
             pool = np.sort(random_state.choice(n_features, size, replace=False))
         n_eval = resolve_count(self.max_features, pool.shape[0], "max_features")
         self.tree_ = build_tree(
-            X, y_encoded, len(self.classes_), rule, sample_weight=sample_weight,
-            stopping=stopping, features=pool, n_eval=n_eval,
+            X,
+            y_encoded,
+            len(self.classes_),
+            rule,
+            sample_weight=sample_weight,
+            stopping=stopping,
+            features=pool,
+            n_eval=n_eval,
             root_cell=unit_cell(n_features) if self.root_cell == "unit" else None,
-            label_view=self._label_view(), seed=random_state.randint(_MAX_SEED),
+            label_view=self._label_view(),
+            seed=random_state.randint(_MAX_SEED),
         )
         self.features_ = pool
         return self
-
-    def _stopping_rules(self):
-        def check(name, value, low, allow_none):
-            if value is None and allow_none:
-                return
-            if (not isinstance(value, numbers.Integral) or isinstance(value, bool)
-                    or value < low):
-                raise ValueError(f"{name} must be an int >= {low}"
-                                 f"{' or None' if allow_none else ''}, got {value!r}")
-
-        check("min_samples_split", self.min_samples_split, 2, False)
-        check("max_depth", self.max_depth, 1, True)
-        check("max_leaf_nodes", self.max_leaf_nodes, 2, True)
-        if not (isinstance(self.max_error_fraction, numbers.Real)
-                and 0.0 <= self.max_error_fraction <= 1.0):
-            raise ValueError(f"max_error_fraction must be in [0, 1], got "
-                             f"{self.max_error_fraction!r}")
-        return StoppingRules(self.min_samples_split, self.max_depth, self.max_leaf_nodes,
-                             float(self.max_error_fraction))
 
     def _label_view(self):
         if self.priority_class is None:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._nodes import LEAF
+from ._nodes import LEAF
 
 
 @njit(cache=True, nogil=True)
@@ -46,13 +46,17 @@ class Tree:
         return int(np.count_nonzero(self.children_left == LEAF))
 
     @property
+    def split_nodes(self):
+        """Indices of the nodes that are cut (not leaves)."""
+        return np.flatnonzero(self.children_left != LEAF)
+
+    @property
     def max_depth(self):
         return int(self.depth.max())
 
     def apply(self, X):
         """Leaf index of each row of ``X`` (float32)."""
-        return _apply(self.children_left, self.children_right, self.feature, self.threshold,
-                      X)
+        return _apply(self.children_left, self.children_right, self.feature, self.threshold, X)
 
     def predict_proba(self, X):
         """Class frequencies of the leaf of each row of ``X`` (float32)."""

@@ -9,8 +9,15 @@ import pandas as pd
 from ..errors import DatasetError
 from . import arff, delimited, h5, idx, mat
 
-PER_FILE = {"tsv.gz": delimited.read, "uci_data": delimited.read, "csv": delimited.read,
-            "txt": delimited.read, "arff": arff.read, "mat": mat.read, "h5": h5.read}
+PER_FILE = {
+    "tsv.gz": delimited.read,
+    "uci_data": delimited.read,
+    "csv": delimited.read,
+    "txt": delimited.read,
+    "arff": arff.read,
+    "mat": mat.read,
+    "h5": h5.read,
+}
 
 
 def parse(options: dict, paths: list[Path]) -> tuple[pd.DataFrame, pd.Series]:
@@ -31,5 +38,7 @@ def parse(options: dict, paths: list[Path]) -> tuple[pd.DataFrame, pd.Series]:
         target = pd.concat([labels for _, labels in parts], ignore_index=True)
     missing = [c for c in options.get("drop_columns", []) if c not in features.columns]
     if missing:
-        raise DatasetError(f"{paths[0]}: drop_columns {missing} not in the file; columns are {list(features.columns)[:20]}")
+        raise DatasetError(
+            f"{paths[0]}: drop_columns {missing} not in the file; columns are {list(features.columns)[:20]}"
+        )
     return features.drop(columns=options.get("drop_columns", [])), target

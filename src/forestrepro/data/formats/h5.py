@@ -34,8 +34,12 @@ def read(path: Path, options: dict) -> tuple[pd.DataFrame, pd.Series]:
             block = block.reshape(block.shape[0], -1).astype(np.float64)
             target = _read_key(handle, target_key, path).ravel()
             if target.shape[0] != block.shape[0]:
-                raise DatasetError(f"{path}: '{target_key}' has {target.shape[0]} labels for {block.shape[0]} rows")
+                raise DatasetError(
+                    f"{path}: '{target_key}' has {target.shape[0]} labels for {block.shape[0]} rows"
+                )
             blocks.append(block)
             targets.append(target)
     matrix = np.concatenate(blocks)
-    return pd.DataFrame(matrix, columns=numbered(matrix.shape[1])), pd.Series(np.concatenate(targets), name="target")
+    return pd.DataFrame(matrix, columns=numbered(matrix.shape[1])), pd.Series(
+        np.concatenate(targets), name="target"
+    )

@@ -34,7 +34,9 @@ def read_array(path: Path) -> np.ndarray:
     shape = struct.unpack(f">{ndim}I", raw[4:offset])
     dtype = np.dtype(TYPE_CODES[raw[2]])
     if len(raw) - offset != math.prod(shape) * dtype.itemsize:
-        raise DatasetError(f"{path}: idx header says {shape} but the file holds {len(raw) - offset} data bytes")
+        raise DatasetError(
+            f"{path}: idx header says {shape} but the file holds {len(raw) - offset} data bytes"
+        )
     return np.frombuffer(raw, dtype=dtype, offset=offset).reshape(shape)
 
 
@@ -44,9 +46,13 @@ def read(paths: list[Path]) -> tuple[pd.DataFrame, pd.Series]:
     images = [path for path, array in arrays.items() if array.ndim >= 2]
     labels = [path for path, array in arrays.items() if array.ndim == 1]
     if len(images) != 1 or len(labels) != 1:
-        raise DatasetError(f"idx: need one images file and one labels file, got images {images}, labels {labels}")
+        raise DatasetError(
+            f"idx: need one images file and one labels file, got images {images}, labels {labels}"
+        )
     matrix = arrays[images[0]].reshape(arrays[images[0]].shape[0], -1).astype(np.float64)
     target = arrays[labels[0]].astype(np.int64)
     if target.shape[0] != matrix.shape[0]:
-        raise DatasetError(f"idx: {labels[0]} has {target.shape[0]} labels for {matrix.shape[0]} images in {images[0]}")
+        raise DatasetError(
+            f"idx: {labels[0]} has {target.shape[0]} labels for {matrix.shape[0]} images in {images[0]}"
+        )
     return pd.DataFrame(matrix, columns=numbered(matrix.shape[1])), pd.Series(target, name="target")

@@ -19,17 +19,20 @@ __all__ = [
     "SplitRule",
     "StrongWeakMidpoint",
 ]
-__getattr__, __dir__ = lazy_exports(__name__, {
-    "BanzhafMidpoint": "banzhaf_rule",
-    "CompiledSplitRule": "base",
-    "NodeView": "base",
-    "PythonSplitRule": "base",
-    "SplitRule": "base",
-    "BestThreshold": "best_threshold",
-    "StrongWeakMidpoint": "biau",
-    "EmpiricalError": "empirical_error",
-    "LabelView": "label_view",
-    "OriginalLabels": "label_view",
-    "PriorityClassView": "label_view",
-    "Midpoint": "midpoint",
-})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "BanzhafMidpoint": "banzhaf_rule",
+        "CompiledSplitRule": "base",
+        "NodeView": "base",
+        "PythonSplitRule": "base",
+        "SplitRule": "base",
+        "BestThreshold": "best_threshold",
+        "StrongWeakMidpoint": "biau",
+        "EmpiricalError": "empirical_error",
+        "LabelView": "label_view",
+        "OriginalLabels": "label_view",
+        "PriorityClassView": "label_view",
+        "Midpoint": "midpoint",
+    },
+)

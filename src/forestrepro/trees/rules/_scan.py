@@ -16,9 +16,9 @@ of them was usable; a feature constant at the node is unusable but counts as dra
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import FEATURE_THRESHOLD
-from forestrepro.trees._rng import rand_int
-from forestrepro.trees._sort import sort_together
+from .._kernel_api import FEATURE_THRESHOLD
+from .._rng import rand_int
+from .._sort import sort_together
 
 _FT = np.float32(FEATURE_THRESHOLD)
 
@@ -39,8 +39,25 @@ def keep_drawing(n_drawn, n_usable, n_pool, n_eval):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def best_threshold(score, node_stat, require_gain, X, y, w, n_classes, samples, start, end,
-                   counts, features, n_eval, params, rng, Xf, buf):
+def best_threshold(
+    score,
+    node_stat,
+    require_gain,
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    features,
+    n_eval,
+    params,
+    rng,
+    Xf,
+    buf,
+):
     """Best (feature, threshold) over every cut between consecutive distinct values.
 
     A feature's values at the node are gathered, sorted with the node's samples, and scanned
@@ -82,8 +99,7 @@ def best_threshold(score, node_stat, require_gain, X, y, w, n_classes, samples, 
                 break
             if Xf[p] <= Xf[p - 1] + _FT:
                 continue
-            current = score(left, right, w_left, weight - w_left, weight, n_classes, stat,
-                            params, buf)
+            current = score(left, right, w_left, weight - w_left, weight, n_classes, stat, params, buf)
             if current > best_score:
                 best_score = current
                 best_feature = f
@@ -138,8 +154,27 @@ def _left_counts(X, y, w, samples, start, end, f, threshold, n_classes, left):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def best_midpoint(score, node_stat, require_gain, of_data, X, y, w, n_classes, samples, start,
-                  end, counts, cell_lo, cell_hi, features, n_eval, params, rng, buf):
+def best_midpoint(
+    score,
+    node_stat,
+    require_gain,
+    of_data,
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    params,
+    rng,
+    buf,
+):
     """The candidate feature whose midpoint cut (see ``midpoint``) scores best, cut there;
     a feature constant at the node is unusable."""
     weight = counts.sum()
@@ -162,8 +197,7 @@ def best_midpoint(score, node_stat, require_gain, of_data, X, y, w, n_classes, s
         n_usable += 1
         for c in range(n_classes):
             right[c] = counts[c] - left[c]
-        current = score(left, right, w_left, weight - w_left, weight, n_classes, stat,
-                        params, buf)
+        current = score(left, right, w_left, weight - w_left, weight, n_classes, stat, params, buf)
         if current > best_score:
             best_score = current
             best_feature = f

@@ -5,9 +5,9 @@ At a node every feature of the tree's pool (its random subspace of ``h`` feature
 ``n_eval`` smaller than the pool, that many drawn at random) that is not constant at the
 node is a player; constant features cannot be cut and are left out of the game.  Each
 player is discretised (below), ``I(f_i; y)`` and ``I(f_i; y | f_j)`` are estimated from the
-node's weighted samples (``forestrepro.trees.banzhaf.information``: ``h (h - 1) / 2``
+node's weighted samples (``forestrepro.trees.mutual_information.information``: ``h (h - 1) / 2``
 compiled passes over the node; a node of at most 64 samples with two bins is counted from
-bit sets made straight from ``X``, ``node_bitsets``), the interdependence relation (Eq. 4) gives each player's
+bit sets made straight from ``X``, ``banzhaf_node.node_bitsets``), the interdependence relation (Eq. 4) gives each player's
 number ``a`` of interdependent partners, and ``beta`` (Eq. 1, or Sec. 4.4 with
 ``max_coalition``) follows in ``O(h * w)`` arithmetic.  ``beta`` strictly increases with
 ``a``, so the argmax of Algorithm 1 is taken over ``a`` itself (same order, same ties, same
@@ -43,20 +43,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees._rng import next_u64, rand_int
-from forestrepro.trees.banzhaf import (
-    BITSET_MAX_SAMPLES,
-    XLOGX_TABLE_SIZE,
-    add_weight_bits,
-    count_partners,
-    information,
-    information_from_bitsets,
-    powers,
-    weight_planes_needed,
-)
-from forestrepro.trees.rules import _scan, gain_ratio
-from forestrepro.trees.rules.base import CompiledSplitRule
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan, gain_ratio
+from .banzhaf_node import node_range, node_scores, select
+from .base import CompiledSplitRule
 
 _ROOTS = ("gain_ratio", "banzhaf")
 _OF = ("cell", "data")
@@ -65,213 +55,25 @@ MAX_BINS = 256
 
 
 @njit(cache=True, nogil=True)
-def node_range(X, samples, start, end, f, of_data, cell_lo, cell_hi, out):
-    """Set ``out = (low, high)``, the interval whose midpoint ``_scan.midpoint`` cuts for
-    feature ``f`` at the node (the same arithmetic, so ``low / 2 + high / 2`` is that cut);
-    False if ``f`` is constant at the node."""
-    low = X[samples[start], f]
-    high = low
-    for p in range(start + 1, end):
-        v = X[samples[p], f]
-        low = min(low, v)
-        high = max(high, v)
-    if not high > low:
-        return False
-    if of_data:
-        out[0] = low
-        out[1] = high
-        return True
-    cell_low = cell_lo[f]
-    cell_high = cell_hi[f]
-    while True:
-        t = cell_low / 2.0 + cell_high / 2.0
-        if high <= t:
-            cell_high = t
-        elif low > t:
-            cell_low = t
-        else:
-            out[0] = cell_low
-            out[1] = cell_high
-            return True
-
-
-@njit(cache=True, nogil=True)
-def node_codes(X, samples, start, end, f, low, high, n_bins, out):
-    """``out[p - start]``: the bin of ``X[samples[p], f]`` among the ``n_bins`` equal-width
-    bins of ``[low, high]``; a value on an edge goes to the lower bin (as ``<=`` goes left).
-
-    Edge ``k`` is ``low (n_bins - k) / n_bins + high k / n_bins``; for even ``n_bins`` the
-    middle one is bit-identical to the midpoint cut ``low / 2 + high / 2``, so with two bins
-    the codes are the sides of the candidate cut."""
-    scale = n_bins / (high - low)
-    last = n_bins - 1
-    for p in range(start, end):
-        x = X[samples[p], f]
-        b = min(max(np.intp((x - low) * scale), 0), last)
-        while b > 0 and x <= low * ((n_bins - b) / n_bins) + high * (b / n_bins):
-            b -= 1
-        while b < last and x > low * ((last - b) / n_bins) + high * ((b + 1) / n_bins):
-            b += 1
-        out[p - start] = b
-
-
-@njit(cache=True, nogil=True)
-def _uniform(rng):
-    """Uniform float in ``[0, 1)`` from the tree's generator."""
-    return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True, nogil=True)
-def select(beta, sample, rng):
-    """Index of the chosen player: largest score ``beta`` (or any score of the same order,
-    such as ``a``) with uniform tie-breaking, or drawn with probability
-    ``beta_i / sum(beta)`` (uniform if the sum is 0)."""
-    n = beta.shape[0]
-    if sample:
-        total = beta.sum()
-        if total == 0.0:
-            return rand_int(rng, 0, n)
-        target = _uniform(rng) * total
-        cumulative = 0.0
-        for i in range(n):
-            cumulative += beta[i]
-            if target < cumulative:
-                return i
-        for i in range(n - 1, -1, -1):
-            if beta[i] > 0.0:
-                return i
-    best = beta.max()
-    n_best = 0
-    for i in range(n):
-        if beta[i] == best:
-            n_best += 1
-    r = rand_int(rng, 0, n_best)
-    for i in range(n):
-        if beta[i] == best:
-            if r == 0:
-                return i
-            r -= 1
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def node_information(y, w, n_classes, samples, start, end, counts, codes, n_bins, mi, cmi):
-    """``mi`` and ``cmi`` of the players whose bins at the node are ``codes`` (one row per
-    player, ``node_codes``); classes absent from the node are dropped so the histograms
-    stay small."""
-    n = end - start
-    compact = np.empty(n_classes + n, dtype=np.intp)
-    k = 0
-    for c in range(n_classes):
-        compact[c] = k
-        if counts[c] > 0.0:
-            k += 1
-    labels = compact[n_classes:]
-    weights = np.empty(n)
-    for p in range(n):
-        s = samples[start + p]
-        labels[p] = compact[y[s]]
-        weights[p] = w[s]
-    information(codes, n_bins, labels, k, weights, mi, cmi)
-
-
-@njit(cache=True, nogil=True)
-def scores_from_information(mi, cmi, max_coalition, as_power, out):
-    """Score of each player from the node's mutual information: the interdependence
-    relation (Eq. 4) gives each player's number ``a`` of interdependent partners;
-    ``as_power``: ``out = beta``, Eq. (1) or its bounded form (Sec. 4.4); otherwise
-    ``out = a``.  ``beta`` strictly increases with ``a`` (``banzhaf`` module docstring), so
-    both orders, and ties, are the same: the argmax of Algorithm 1 needs only ``a``, the
-    selection by ``zeta`` needs ``beta``."""
-    h = mi.shape[0]
-    partners = np.empty(h, dtype=np.intp)
-    count_partners(mi, cmi, partners)
-    if as_power:
-        powers(partners, max_coalition, out)
-    else:
-        for u in range(h):
-            out[u] = partners[u]
-
-
-@njit(cache=True, nogil=True)
-def player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins,
-                  max_coalition, as_power, out):
-    """``scores_from_information`` for the players whose bins at the node are ``codes``."""
-    h = codes.shape[0]
-    mi = np.empty(h)
-    cmi = np.empty((h, h))
-    node_information(y, w, n_classes, samples, start, end, counts, codes, n_bins, mi, cmi)
-    scores_from_information(mi, cmi, max_coalition, as_power, out)
-
-
-@njit(cache=True, nogil=True)
-def node_bitsets(X, y, w, n_classes, samples, start, end, counts, players, bounds):
-    """The bit sets of ``banzhaf.information_from_bitsets`` for the node with two bins,
-    made straight from ``X`` (a player's upper bin is the side ``> midpoint`` of its cut):
-    ``(sets, n_present_classes, n_planes)``, or an empty ``sets`` when the node does not
-    qualify (more than ``BITSET_MAX_SAMPLES`` samples, or weights that are not small
-    integers)."""
-    n = end - start
-    none = np.empty(0, dtype=np.uint64)
-    if n > BITSET_MAX_SAMPLES:
-        return none, 0, 0
-    max_weight = 0.0
-    total = 0.0
-    for p in range(start, end):
-        weight = w[samples[p]]
-        if weight != np.floor(weight) or weight < 0.0:
-            return none, 0, 0
-        max_weight = max(max_weight, weight)
-        total += weight
-    if total >= XLOGX_TABLE_SIZE:
-        return none, 0, 0
-    n_planes = weight_planes_needed(max_weight)
-    compact = np.empty(n_classes, dtype=np.intp)
-    k = 0
-    for c in range(n_classes):
-        compact[c] = k
-        if counts[c] > 0.0:
-            k += 1
-    h = players.shape[0]
-    first_feature = k * n_planes
-    sets = np.zeros(first_feature + h, dtype=np.uint64)
-    for p in range(n):
-        s = samples[start + p]
-        bit = np.uint64(1) << np.uint64(p)
-        add_weight_bits(sets, compact[y[s]] * n_planes, n_planes, w[s], bit)
-        for u in range(h):
-            if X[s, players[u]] > bounds[u, 0] / 2.0 + bounds[u, 1] / 2.0:
-                sets[first_feature + u] |= bit
-    return sets, k, n_planes
-
-
-@njit(cache=True, nogil=True)
-def node_scores(X, y, w, n_classes, samples, start, end, counts, players, bounds, n_bins,
-                max_coalition, as_power, out):
-    """``scores_from_information`` of the node's ``players`` (cut at the midpoints of
-    ``bounds``): counted from bit sets where the node qualifies (``node_bitsets``), else
-    from the players' bins (``node_codes``, ``player_scores``); both give the same bits."""
-    h = players.shape[0]
-    if n_bins == 2:
-        sets, k, n_planes = node_bitsets(X, y, w, n_classes, samples, start, end, counts,
-                                         players, bounds)
-        if sets.shape[0] > 0:
-            mi = np.empty(h)
-            cmi = np.empty((h, h))
-            information_from_bitsets(sets, k, n_planes, mi, cmi)
-            scores_from_information(mi, cmi, max_coalition, as_power, out)
-            return
-    codes = np.empty((h, end - start), dtype=np.uint8)
-    for u in range(h):
-        node_codes(X, samples, start, end, players[u], bounds[u, 0], bounds[u, 1], n_bins,
-                   codes[u])
-    player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins, max_coalition,
-                  as_power, out)
-
-
-@njit(cache=True, nogil=True)
-def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                  features, n_eval, of_data, n_bins, max_coalition, sample, rng):
+def banzhaf_split(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    of_data,
+    n_bins,
+    max_coalition,
+    sample,
+    rng,
+):
     """Algorithm 1 at one node: ``(feature, midpoint)`` of the chosen player, or
     ``(-1, 0)`` when no candidate feature varies at the node.
 
@@ -287,8 +89,7 @@ def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell
     while _scan.keep_drawing(n_drawn, n_players, n_pool, n_eval):
         f = _scan.draw_feature(features, n_drawn, n_eval, rng)
         n_drawn += 1
-        if node_range(X, samples, start, end, f, of_data, cell_lo, cell_hi,
-                      bounds[n_players]):
+        if node_range(X, samples, start, end, f, of_data, cell_lo, cell_hi, bounds[n_players]):
             players[n_players] = f
             n_players += 1
     if n_players == 0:
@@ -298,36 +99,102 @@ def banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell
         scores = np.zeros(n_players)
         two_classes = np.count_nonzero(counts > 0.0) == 2
         if not (end - start == 2 and n_bins % 2 == 0 and two_classes):
-            node_scores(X, y, w, n_classes, samples, start, end, counts, players[:n_players],
-                        bounds[:n_players], n_bins, max_coalition, sample, scores)
+            node_scores(
+                X,
+                y,
+                w,
+                n_classes,
+                samples,
+                start,
+                end,
+                counts,
+                players[:n_players],
+                bounds[:n_players],
+                n_bins,
+                max_coalition,
+                sample,
+                scores,
+            )
         chosen = select(scores, sample, rng)
     return players[chosen], bounds[chosen, 0] / 2.0 + bounds[chosen, 1] / 2.0
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def banzhaf_midpoint_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo,
-                            cell_hi, features, n_eval, depth, params, rng, Xf, buf):
+def banzhaf_midpoint_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
     """``params = [root is Banzhaf, of data, n_bins, max_coalition (-1: Eq. 1), sample]``."""
     of_data = params[1] > 0.0
     if depth == 0 and params[0] == 0.0:
-        return _scan.best_midpoint(gain_ratio.score, gain_ratio.node_stat, False, of_data,
-                                   X, y, w, n_classes, samples, start, end, counts, cell_lo,
-                                   cell_hi, features, n_eval, params, rng, buf)
-    return banzhaf_split(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                         features, n_eval, of_data, np.intp(params[2]), np.intp(params[3]),
-                         params[4] > 0.0, rng)
+        return _scan.best_midpoint(
+            gain_ratio.score,
+            gain_ratio.node_stat,
+            False,
+            of_data,
+            X,
+            y,
+            w,
+            n_classes,
+            samples,
+            start,
+            end,
+            counts,
+            cell_lo,
+            cell_hi,
+            features,
+            n_eval,
+            params,
+            rng,
+            buf,
+        )
+    return banzhaf_split(
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        cell_lo,
+        cell_hi,
+        features,
+        n_eval,
+        of_data,
+        np.intp(params[2]),
+        np.intp(params[3]),
+        params[4] > 0.0,
+        rng,
+    )
 
 
 def check_banzhaf_options(of, n_bins, max_coalition):
     """Clear errors for the discretisation and coalition bound (shared with Biau12V)."""
     if of not in _OF:
         raise ValueError(f"of must be one of {_OF}, got {of!r}")
-    if (isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer))
-            or not 2 <= n_bins <= MAX_BINS):
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or not 2 <= n_bins <= MAX_BINS:
         raise ValueError(f"n_bins must be an int in [2, {MAX_BINS}], got {n_bins!r}")
     if max_coalition is not None and (
-            isinstance(max_coalition, bool) or not isinstance(max_coalition, (int, np.integer))
-            or max_coalition < 1):
+        isinstance(max_coalition, bool)
+        or not isinstance(max_coalition, (int, np.integer))
+        or max_coalition < 1
+    ):
         raise ValueError(f"max_coalition must be None or an int >= 1, got {max_coalition!r}")
 
 
@@ -351,8 +218,7 @@ class BanzhafMidpoint(CompiledSplitRule):
         if self.root not in _ROOTS:
             raise ValueError(f"root must be one of {_ROOTS}, got {self.root!r}")
         if self.selection not in _SELECTIONS:
-            raise ValueError(f"selection must be one of {_SELECTIONS}, got "
-                             f"{self.selection!r}")
+            raise ValueError(f"selection must be one of {_SELECTIONS}, got {self.selection!r}")
         check_banzhaf_options(self.of, self.n_bins, self.max_coalition)
 
     @property
@@ -364,10 +230,12 @@ class BanzhafMidpoint(CompiledSplitRule):
         return banzhaf_midpoint_kernel
 
     def params(self):
-        return np.array([
-            float(self.root == "banzhaf"),
-            float(self.of == "data"),
-            float(self.n_bins),
-            -1.0 if self.max_coalition is None else float(self.max_coalition),
-            float(self.selection == "sample"),
-        ])
+        return np.array(
+            [
+                float(self.root == "banzhaf"),
+                float(self.of == "data"),
+                float(self.n_bins),
+                -1.0 if self.max_coalition is None else float(self.max_coalition),
+                float(self.selection == "sample"),
+            ]
+        )

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from forestrepro.trees.rules.base import CompiledSplitRule
-from forestrepro.trees.rules.criteria import criterion_module
+from .base import CompiledSplitRule
+from .criteria import criterion_module
 
 
 @dataclass(frozen=True)

@@ -28,20 +28,38 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees._rng import rand_int
-from forestrepro.trees.banzhaf import MAX_PLAYERS_EQ1
-from forestrepro.trees.rules import _scan, gain_ratio
-from forestrepro.trees.rules.banzhaf_rule import check_banzhaf_options, node_range, node_scores
-from forestrepro.trees.rules.base import CompiledSplitRule
+from .._kernel_api import SPLIT_KERNEL_SIG
+from .._rng import rand_int
+from ..banzhaf import MAX_PLAYERS_EQ1
+from . import _scan, gain_ratio
+from .banzhaf_node import node_range, node_scores
+from .banzhaf_rule import check_banzhaf_options
+from .base import CompiledSplitRule
 
 IMPORTANCES = ("gain_ratio", "banzhaf")
 _OF = ("cell", "data")
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def strong_weak_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                       features, n_eval, depth, params, rng, Xf, buf):
+def strong_weak_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
     """``params = [of data, strong mask of features 0, 1, ...]``.  Uniform choice among the
     strong (else weak) cuttable candidates by reservoir sampling: the ``k``-th one found
     replaces the current choice with probability ``1/k``."""
@@ -131,13 +149,11 @@ def _gain_ratio_scores(X, y, w, n_classes, of_data, cell_lo, cell_hi, out):
                 w_left += w[s]
         for c in range(n_classes):
             right[c] = counts[c] - left[c]
-        out[f] = gain_ratio.score(left, right, w_left, weight - w_left, weight, n_classes,
-                                  stat, params, buf)
+        out[f] = gain_ratio.score(left, right, w_left, weight - w_left, weight, n_classes, stat, params, buf)
 
 
 @njit(cache=True, nogil=True)
-def _banzhaf_scores(X, y, w, n_classes, of_data, cell_lo, cell_hi, n_bins, max_coalition,
-                    out):
+def _banzhaf_scores(X, y, w, n_classes, of_data, cell_lo, cell_hi, n_bins, max_coalition, out):
     """Banzhaf index of each feature in the game of all non-constant features on all
     samples (Eqs. 1-4, ``banzhaf_rule.node_scores``); -inf if constant."""
     n, d = X.shape
@@ -154,14 +170,27 @@ def _banzhaf_scores(X, y, w, n_classes, of_data, cell_lo, cell_hi, n_bins, max_c
             players[n_players] = f
             n_players += 1
     beta = np.empty(n_players)
-    node_scores(X, y, w, n_classes, samples, 0, n, counts, players[:n_players],
-                bounds[:n_players], n_bins, max_coalition, True, beta)
+    node_scores(
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        0,
+        n,
+        counts,
+        players[:n_players],
+        bounds[:n_players],
+        n_bins,
+        max_coalition,
+        True,
+        beta,
+    )
     for u in range(n_players):
         out[players[u]] = beta[u]
 
 
-def feature_scores(X, y, importance="gain_ratio", *, root_cell=None, of="cell", n_bins=2,
-                   max_coalition=3):
+def feature_scores(X, y, importance="gain_ratio", *, root_cell=None, of="cell", n_bins=2, max_coalition=3):
     """Importance of every feature on the training set ``X`` (float32), ``y`` (integer
     labels): the gain ratio of its midpoint cut at the root cell ("gain_ratio", Biau12) or
     its Banzhaf index among all features (``n_bins``, ``max_coalition``: see
@@ -185,10 +214,21 @@ def feature_scores(X, y, importance="gain_ratio", *, root_cell=None, of="cell", 
     else:
         check_banzhaf_options(of, n_bins, max_coalition)
         if max_coalition is None and X.shape[1] > MAX_PLAYERS_EQ1:
-            raise ValueError(f"Eq. (1) handles at most {MAX_PLAYERS_EQ1} features; bound "
-                             f"the coalitions with max_coalition")
-        _banzhaf_scores(X, labels, w, n_classes, of == "data", lo, hi, int(n_bins),
-                        -1 if max_coalition is None else int(max_coalition), out)
+            raise ValueError(
+                f"Eq. (1) handles at most {MAX_PLAYERS_EQ1} features; bound the coalitions with max_coalition"
+            )
+        _banzhaf_scores(
+            X,
+            labels,
+            w,
+            n_classes,
+            of == "data",
+            lo,
+            hi,
+            int(n_bins),
+            -1 if max_coalition is None else int(max_coalition),
+            out,
+        )
     return out
 
 

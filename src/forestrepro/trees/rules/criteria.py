@@ -1,7 +1,7 @@
 """The impurity criteria by name: each module gives ``node_stat``, ``score``,
 ``best_threshold_kernel`` and ``midpoint_kernel`` (see ``_scan``)."""
 
-from forestrepro.trees.rules import entropy, gain_ratio, gini, iig
+from . import entropy, gain_ratio, gini, iig
 
 CRITERIA = {"gini": gini, "entropy": entropy, "gain_ratio": gain_ratio, "iig": iig}
 
@@ -11,4 +11,4 @@ def criterion_module(name):
     try:
         return CRITERIA[name]
     except KeyError:
-        raise ValueError(f"unknown criterion {name!r}; expected one of {sorted(CRITERIA)}")
+        raise ValueError(f"unknown criterion {name!r}; expected one of {sorted(CRITERIA)}") from None

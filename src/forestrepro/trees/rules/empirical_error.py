@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import FEATURE_THRESHOLD, SPLIT_KERNEL_SIG
-from forestrepro.trees._rng import rand_int
-from forestrepro.trees._sort import sort_together
-from forestrepro.trees.rules import _scan
-from forestrepro.trees.rules.base import CompiledSplitRule
+from .._kernel_api import FEATURE_THRESHOLD, SPLIT_KERNEL_SIG
+from .._rng import rand_int
+from .._sort import sort_together
+from . import _scan
+from .base import CompiledSplitRule
 
 _FT = np.float32(FEATURE_THRESHOLD)
 
@@ -40,8 +40,25 @@ def correct_weight(left, right, n_classes):
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def empirical_error_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                           features, n_eval, depth, params, rng, Xf, buf):
+def empirical_error_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
     left = buf[0]
     right = buf[1]
     best_feature = -1

@@ -9,8 +9,8 @@ rule picks the split of ``DecisionTreeClassifier(criterion="entropy")``.
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees.rules import _scan
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan
 
 
 @njit(cache=True, nogil=True)
@@ -31,20 +31,88 @@ def node_stat(counts, weight, n_classes, params, buf):
 
 @njit(cache=True, nogil=True)
 def score(left, right, w_left, w_right, weight, n_classes, stat, params, buf):
-    return -w_right * entropy(right, w_right, n_classes) - w_left * entropy(left, w_left,
-                                                                             n_classes)
+    return -w_right * entropy(right, w_right, n_classes) - w_left * entropy(left, w_left, n_classes)
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def best_threshold_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                          features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.best_threshold(score, node_stat, False, X, y, w, n_classes, samples, start,
-                                end, counts, features, n_eval, params, rng, Xf, buf)
+def best_threshold_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.best_threshold(
+        score,
+        node_stat,
+        False,
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        features,
+        n_eval,
+        params,
+        rng,
+        Xf,
+        buf,
+    )
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def midpoint_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                    features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.best_midpoint(score, node_stat, False, params[1] > 0.0, X, y, w, n_classes,
-                               samples, start, end, counts, cell_lo, cell_hi, features, n_eval,
-                               params, rng, buf)
+def midpoint_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.best_midpoint(
+        score,
+        node_stat,
+        False,
+        params[1] > 0.0,
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        cell_lo,
+        cell_hi,
+        features,
+        n_eval,
+        params,
+        rng,
+        buf,
+    )

@@ -10,9 +10,9 @@ leaves both children non-empty.  The rule maximises ``GR`` over all candidate cu
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees.rules import _scan
-from forestrepro.trees.rules.entropy import entropy
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan
+from .entropy import entropy
 
 
 @njit(cache=True, nogil=True)
@@ -24,22 +24,90 @@ def node_stat(counts, weight, n_classes, params, buf):
 def score(left, right, w_left, w_right, weight, n_classes, stat, params, buf):
     p_left = w_left / weight
     p_right = w_right / weight
-    gain = (stat - p_left * entropy(left, w_left, n_classes)
-            - p_right * entropy(right, w_right, n_classes))
+    gain = stat - p_left * entropy(left, w_left, n_classes) - p_right * entropy(right, w_right, n_classes)
     split_info = -p_left * np.log2(p_left) - p_right * np.log2(p_right)
     return gain / split_info
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def best_threshold_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                          features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.best_threshold(score, node_stat, False, X, y, w, n_classes, samples, start,
-                                end, counts, features, n_eval, params, rng, Xf, buf)
+def best_threshold_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.best_threshold(
+        score,
+        node_stat,
+        False,
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        features,
+        n_eval,
+        params,
+        rng,
+        Xf,
+        buf,
+    )
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def midpoint_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                    features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.best_midpoint(score, node_stat, False, params[1] > 0.0, X, y, w, n_classes,
-                               samples, start, end, counts, cell_lo, cell_hi, features, n_eval,
-                               params, rng, buf)
+def midpoint_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.best_midpoint(
+        score,
+        node_stat,
+        False,
+        params[1] > 0.0,
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        cell_lo,
+        cell_hi,
+        features,
+        n_eval,
+        params,
+        rng,
+        buf,
+    )

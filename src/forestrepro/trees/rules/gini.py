@@ -9,8 +9,8 @@ only by a constant of the node, so both pick the same split (and the same split 
 
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees.rules import _scan
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan
 
 
 @njit(cache=True, nogil=True)
@@ -31,15 +31,84 @@ def score(left, right, w_left, w_right, weight, n_classes, stat, params, buf):
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def best_threshold_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                          features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.best_threshold(score, node_stat, False, X, y, w, n_classes, samples, start,
-                                end, counts, features, n_eval, params, rng, Xf, buf)
+def best_threshold_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.best_threshold(
+        score,
+        node_stat,
+        False,
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        features,
+        n_eval,
+        params,
+        rng,
+        Xf,
+        buf,
+    )
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def midpoint_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                    features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.best_midpoint(score, node_stat, False, params[1] > 0.0, X, y, w, n_classes,
-                               samples, start, end, counts, cell_lo, cell_hi, features, n_eval,
-                               params, rng, buf)
+def midpoint_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.best_midpoint(
+        score,
+        node_stat,
+        False,
+        params[1] > 0.0,
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        cell_lo,
+        cell_hi,
+        features,
+        n_eval,
+        params,
+        rng,
+        buf,
+    )

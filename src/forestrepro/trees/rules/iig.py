@@ -18,8 +18,8 @@ leaf.  ``params[0]`` is ``s``.
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees.rules import _scan
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan
 
 
 @njit(cache=True, nogil=True)
@@ -61,21 +61,93 @@ ZERO_GAIN = 1e-12
 @njit(cache=True, nogil=True)
 def score(left, right, w_left, w_right, weight, n_classes, stat, params, buf):
     s = params[0]
-    gain = (stat - w_left / weight * max_entropy(left, w_left, n_classes, s, buf[2])
-            - w_right / weight * max_entropy(right, w_right, n_classes, s, buf[2]))
+    gain = (
+        stat
+        - w_left / weight * max_entropy(left, w_left, n_classes, s, buf[2])
+        - w_right / weight * max_entropy(right, w_right, n_classes, s, buf[2])
+    )
     return 0.0 if abs(gain) < ZERO_GAIN else gain
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def best_threshold_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                          features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.best_threshold(score, node_stat, True, X, y, w, n_classes, samples, start,
-                                end, counts, features, n_eval, params, rng, Xf, buf)
+def best_threshold_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.best_threshold(
+        score,
+        node_stat,
+        True,
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        features,
+        n_eval,
+        params,
+        rng,
+        Xf,
+        buf,
+    )
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def midpoint_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                    features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.best_midpoint(score, node_stat, True, params[1] > 0.0, X, y, w, n_classes,
-                               samples, start, end, counts, cell_lo, cell_hi, features, n_eval,
-                               params, rng, buf)
+def midpoint_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.best_midpoint(
+        score,
+        node_stat,
+        True,
+        params[1] > 0.0,
+        X,
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        cell_lo,
+        cell_hi,
+        features,
+        n_eval,
+        params,
+        rng,
+        buf,
+    )

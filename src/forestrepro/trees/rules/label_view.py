@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import VIEW_CHOOSER_SIG
+from .._kernel_api import VIEW_CHOOSER_SIG
 
 
 @njit(VIEW_CHOOSER_SIG, cache=True, nogil=True)

@@ -15,19 +15,35 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from forestrepro.trees._kernel_api import SPLIT_KERNEL_SIG
-from forestrepro.trees.rules import _scan
-from forestrepro.trees.rules.base import CompiledSplitRule
-from forestrepro.trees.rules.criteria import criterion_module
+from .._kernel_api import SPLIT_KERNEL_SIG
+from . import _scan
+from .base import CompiledSplitRule
+from .criteria import criterion_module
 
 _OF = ("cell", "data")
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
-def random_midpoint_kernel(X, y, w, n_classes, samples, start, end, counts, cell_lo, cell_hi,
-                           features, n_eval, depth, params, rng, Xf, buf):
-    return _scan.random_midpoint(params[1] > 0.0, X, samples, start, end, cell_lo, cell_hi,
-                                 features, rng)
+def random_midpoint_kernel(
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    cell_lo,
+    cell_hi,
+    features,
+    n_eval,
+    depth,
+    params,
+    rng,
+    Xf,
+    buf,
+):
+    return _scan.random_midpoint(params[1] > 0.0, X, samples, start, end, cell_lo, cell_hi, features, rng)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ resumed scan equals a fresh one.
 """
 
 import math
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -36,9 +37,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.ensembles.cascade_members import (MAX_SEED, check_int, fold_ids,
-                                                   member_templates, seeded)
-from forestrepro.ensembles.window_forest import WindowForest
+from .._validation import at_least, check_params
+from .members import MAX_SEED, MEMBER_CONSTRAINTS, fold_ids, member_templates, seeded
+from .window_forest import WindowForest
 
 WINDOW_DIVISORS = (16, 8, 4)
 
@@ -73,8 +74,10 @@ def window_layout(size, shape, stride=1):
     if len(shape) == 1:
         return np.arange(0, shape[0] - size + 1, stride), np.arange(size)
     height, width = shape
-    corners = (np.arange(0, height - size + 1, stride)[:, None] * width
-               + np.arange(0, width - size + 1, stride)[None, :]).ravel()
+    corners = (
+        np.arange(0, height - size + 1, stride)[:, None] * width
+        + np.arange(0, width - size + 1, stride)[None, :]
+    ).ravel()
     offsets = (np.arange(size)[:, None] * width + np.arange(size)[None, :]).ravel()
     return corners, offsets
 
@@ -101,7 +104,7 @@ def window_vectors(forest, X, rows, layout, batch_windows):
     starts, offsets = layout
     step = max(1, batch_windows // starts.size)
     for first in range(0, rows.size, step):
-        batch = rows[first:first + step]
+        batch = rows[first : first + step]
         vectors = forest.class_vectors(X, batch, starts, offsets)
         yield batch, vectors.reshape(batch.size, starts.size * forest.n_classes)
 
@@ -150,9 +153,34 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         Per window size, per forest, the fold models (after ``fit`` or ``fit_transform``).
     """
 
-    def __init__(self, shape=None, window_sizes=None, stride=1, n_trees=500, n_folds=3,
-                 max_train_windows=100_000, batch_windows=20_000, include_raw=False,
-                 crf_bootstrap=False, n_jobs=None, random_state=None):
+    _parameter_constraints: dict[str, list] = {
+        "shape": "no_validation",  # checked against the data (_resolve_shape)
+        "window_sizes": "no_validation",
+        "stride": [at_least(1)],
+        "n_trees": MEMBER_CONSTRAINTS["n_trees"],
+        "n_folds": [at_least(2)],
+        "max_train_windows": [None, at_least(1)],
+        "batch_windows": [at_least(1)],
+        "include_raw": ["boolean"],
+        "crf_bootstrap": MEMBER_CONSTRAINTS["crf_bootstrap"],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        shape=None,
+        window_sizes=None,
+        stride=1,
+        n_trees=500,
+        n_folds=3,
+        max_train_windows=100_000,
+        batch_windows=20_000,
+        include_raw=False,
+        crf_bootstrap=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.shape = shape
         self.window_sizes = window_sizes
         self.stride = stride
@@ -178,7 +206,7 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         ``X_test``. Each fold forest is dropped once it has classified its windows, so
         memory holds one forest at a time; ``transform`` then needs ``fit``.
 
-        ``parts`` (a ``kept_parts.KeptParts``), if given, keeps each fold forest's output as
+        ``parts`` (a ``checkpoint.KeptParts``), if given, keeps each fold forest's output as
         ``{"train": ..., "test": ...}``; fold forests whose output is kept are not grown again."""
         return self._scan(X, y, X_test, keep=False, parts=parts)
 
@@ -195,23 +223,17 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             for models in forests:
                 for model in models:
                     forest = WindowForest(model, len(self.classes_))
-                    out[:, column:column + width] += self._mean_share(forest, X, layout,
-                                                                      len(models))
+                    out[:, column : column + width] += self._mean_share(forest, X, layout, len(models))
                 column += width
         return out
 
     def _check_params(self):
         """Check the parameters (before any data is touched); return the window forests' templates."""
-        check_int("n_folds", self.n_folds, 2)
-        check_int("stride", self.stride, 1)
-        check_int("batch_windows", self.batch_windows, 1)
-        if self.max_train_windows is not None:
-            check_int("max_train_windows", self.max_train_windows, 1)
+        check_params(self)
         return self._member_templates()
 
     def _member_templates(self):
-        return member_templates(1, 1, self.n_trees, crf_bootstrap=self.crf_bootstrap,
-                                n_jobs=self.n_jobs)
+        return member_templates(1, 1, self.n_trees, crf_bootstrap=self.crf_bootstrap, n_jobs=self.n_jobs)
 
     def _resolve_shape(self, n_features):
         if self.shape is None:
@@ -227,7 +249,7 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             width += X.shape[1]
         out = np.zeros((X.shape[0], width), dtype=np.float32)
         if self.include_raw:
-            out[:, :X.shape[1]] = X
+            out[:, : X.shape[1]] = X
         return out
 
     def _mean_share(self, forest, X, layout, n_models):
@@ -239,14 +261,14 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             share[batch] = vectors / n_models
         return share
 
-    def _fold_forest_output(self, template, seed, X, y_encoded, folds, k, layout, X_test,
-                            n_models, keep):
+    def _fold_forest_output(self, template, seed, X, y_encoded, folds, k, layout, X_test, n_models, keep):
         """Grow fold ``k``'s forest on windows of the other folds' rows; return it with the
         class vectors of fold ``k``'s windows and its share of the test rows' mean. Unless
         ``keep``, it grows in chunks of trees packed for classification as they are grown
         (``WindowForest.grow``), and None is returned in its place."""
-        windows, labels = sample_windows(X, y_encoded, np.flatnonzero(folds != k), layout,
-                                         self.max_train_windows, seed)
+        windows, labels = sample_windows(
+            X, y_encoded, np.flatnonzero(folds != k), layout, self.max_train_windows, seed
+        )
         model = seeded(template, seed)
         if keep:
             forest = WindowForest(model.fit(windows, labels), len(self.classes_))
@@ -254,14 +276,20 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             forest = WindowForest.grow(model, windows, labels, len(self.classes_))
             model = None
         del windows
-        train = np.concatenate([vectors for _, vectors in window_vectors(
-            forest, X, np.flatnonzero(folds == k), layout, self.batch_windows)]
+        train = np.concatenate(
+            [
+                vectors
+                for _, vectors in window_vectors(
+                    forest, X, np.flatnonzero(folds == k), layout, self.batch_windows
+                )
+            ]
         ).astype(np.float32)
         test = None if X_test is None else self._mean_share(forest, X_test, layout, n_models)
         return model, {"train": train, "test": test}
 
-    def _cross_fit_windows(self, template, X, y_encoded, layout, folds, seeds, outputs,
-                           X_test, keep, parts, name):
+    def _cross_fit_windows(
+        self, template, X, y_encoded, layout, folds, seeds, outputs, X_test, keep, parts, name
+    ):
         """One forest of one window size, cross-fitted: fold ``k``'s forest grows on windows
         of the other folds' rows, writes the class vectors of fold ``k``'s windows into the
         training output and adds its share of the test rows' mean. A fold forest's output is
@@ -274,16 +302,17 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             part_name = f"{name}_fold{k}"
             part = None if parts is None else parts.get(part_name)
             if part is None:
-                model, part = self._fold_forest_output(template, seed, X, y_encoded, folds, k,
-                                                       layout, X_test, len(seeds), keep)
+                model, part = self._fold_forest_output(
+                    template, seed, X, y_encoded, folds, k, layout, X_test, len(seeds), keep
+                )
                 if parts is not None:
                     parts.put(part_name, **part)
                 if keep:
                     models.append(model)
                 del model
-            train[folds == k, column:column + width] = part["train"]
+            train[folds == k, column : column + width] = part["train"]
             if test is not None:
-                test[:, column:column + width] += part["test"]
+                test[:, column : column + width] += part["test"]
         return models
 
     def _scan(self, X, y, X_test, keep, parts=None):
@@ -291,8 +320,11 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
         check_classification_targets(y)
         templates = self._check_params()
         self.shape_ = self._resolve_shape(X.shape[1])
-        self.window_sizes_ = (default_window_sizes(self.shape_) if self.window_sizes is None
-                              else tuple(int(size) for size in self.window_sizes))
+        self.window_sizes_ = (
+            default_window_sizes(self.shape_)
+            if self.window_sizes is None
+            else tuple(int(size) for size in self.window_sizes)
+        )
         layouts = [window_layout(size, self.shape_, self.stride) for size in self.window_sizes_]
         self.n_windows_ = tuple(starts.size for starts, _ in layouts)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
@@ -311,9 +343,21 @@ class MultiGrainedScanner(TransformerMixin, BaseEstimator):
             for number, template in enumerate(templates):
                 folds = fold_ids(y_encoded, self.n_folds, rng.randint(MAX_SEED))
                 seeds = rng.randint(MAX_SEED, size=self.n_folds)
-                forests.append(self._cross_fit_windows(template, X, y_encoded, layout, folds,
-                                                       seeds, (train, test, column), X_test,
-                                                       keep, parts, f"window{size}_forest{number}"))
+                forests.append(
+                    self._cross_fit_windows(
+                        template,
+                        X,
+                        y_encoded,
+                        layout,
+                        folds,
+                        seeds,
+                        (train, test, column),
+                        X_test,
+                        keep,
+                        parts,
+                        f"window{size}_forest{number}",
+                    )
+                )
                 column += layout[0].size * n_classes
             models_.append(forests)
         if keep:

@@ -29,7 +29,7 @@ not reproduced.
 import numpy as np
 from numba import njit
 
-from forestrepro.ensembles.weighting import sum_over_tree_chunks
+from .weighting import sum_over_tree_chunks
 
 _LEAF = -1
 _GROUP = 8
@@ -106,7 +106,7 @@ def _add_tree(X, rows, starts, offsets, ints, floats, leaf_values, weight, first
                     nodes[g] = ints[node, int(value > floats[node, 3])]
         for g in range(size):
             leaf = ints[nodes[g], 2]
-            if leaf < 0:                   # pure leaf of class -1 - leaf: weight * one-hot
+            if leaf < 0:  # pure leaf of class -1 - leaf: weight * one-hot
                 if first:
                     total[group + g, :] = 0.0
                     total[group + g, -1 - leaf] = weight
@@ -147,8 +147,13 @@ class WindowForest:
     """
 
     def __init__(self, model, n_classes, *, take_trees=False):
-        self._hold(_pack_trees(model.forest_.estimators_, 0, len(model.classes_), take_trees),
-                   model.weights_, model.classes_, model.n_jobs, n_classes)
+        self._hold(
+            _pack_trees(model.forest_.estimators_, 0, len(model.classes_), take_trees),
+            model.weights_,
+            model.classes_,
+            model.n_jobs,
+            n_classes,
+        )
 
     def _hold(self, trees, weights, columns, n_jobs, n_classes):
         self._trees = trees
@@ -171,8 +176,7 @@ class WindowForest:
         (``benchmarks/scan_memory.md``).
         """
         if model.weighting != "none":
-            raise ValueError("WindowForest.grow grows unweighted forests; "
-                             f"got weighting={model.weighting!r}")
+            raise ValueError(f"WindowForest.grow grows unweighted forests; got weighting={model.weighting!r}")
         forest = model.unfitted_forest().set_params(warm_start=True)
         n_trees = forest.n_estimators
         trees = []
@@ -180,8 +184,7 @@ class WindowForest:
             forest.set_params(n_estimators=stop).fit(X, y)
             trees += _pack_trees(forest.estimators_, len(trees), len(forest.classes_), True)
         grown = cls.__new__(cls)
-        grown._hold(trees, np.full(n_trees, 1.0 / n_trees), forest.classes_, model.n_jobs,
-                    n_classes)
+        grown._hold(trees, np.full(n_trees, 1.0 / n_trees), forest.classes_, model.n_jobs, n_classes)
         return grown
 
     @property
@@ -202,8 +205,7 @@ class WindowForest:
         def chunk_sum(start, stop):
             total = np.empty((rows.size * starts.size, n_model_classes))
             for k in range(start, stop):
-                _add_tree(X, rows, starts, offsets, *self._trees[k], self._weights[k],
-                          k == start, total)
+                _add_tree(X, rows, starts, offsets, *self._trees[k], self._weights[k], k == start, total)
             return total
 
         result = sum_over_tree_chunks(len(self._trees), chunk_sum, self._n_jobs)

@@ -17,12 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .cascade import CascadeForestClassifier
-from .kept_parts import KeptParts, content_key
+from ..checkpoint import KeptParts, content_key
+from .forest import CascadeForestClassifier
 
 
-def cached_cascade_proba(cache_dir: str | Path | None, cascade: CascadeForestClassifier,
-                         X_train, y_train, X_test) -> tuple[np.ndarray, float]:
+def cached_cascade_proba(
+    cache_dir: str | Path | None, cascade: CascadeForestClassifier, X_train, y_train, X_test
+) -> tuple[np.ndarray, float]:
     """``cascade.fit_predict_proba(X_train, y_train, X_test)``, resuming from the forests a
     stopped run kept in ``cache_dir`` (``None``: nothing is kept), and the cascade's wall
     seconds over all its runs."""

@@ -9,8 +9,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.ensembles.cascade import CascadeForestClassifier
-from forestrepro.ensembles.scanning import MultiGrainedScanner
+from .forest import CascadeForestClassifier
+from .scanning import MultiGrainedScanner
 
 
 class DeepForestClassifier(ClassifierMixin, BaseEstimator):
@@ -37,8 +37,7 @@ class DeepForestClassifier(ClassifierMixin, BaseEstimator):
 
     def _components(self):
         scanner = clone(self.scanner if self.scanner is not None else MultiGrainedScanner())
-        cascade = clone(self.cascade if self.cascade is not None
-                        else CascadeForestClassifier())
+        cascade = clone(self.cascade if self.cascade is not None else CascadeForestClassifier())
         if self.random_state is not None:
             scanner.set_params(random_state=self.random_state)
             cascade.set_params(random_state=self.random_state)
@@ -70,10 +69,34 @@ class DeepForestClassifier(ClassifierMixin, BaseEstimator):
         return proba
 
     def predict_proba(self, X):
+        """Class probabilities of new rows: scanned, then passed through the cascade.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to predict.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
         check_is_fitted(self, "scanner_")
         X = validate_data(self, X, reset=False, dtype=np.float32)
         return self.cascade_.predict_proba(self.scanner_.transform(X))
 
     def predict(self, X):
+        """The class of highest probability (``predict_proba``) of each row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to predict.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Predicted class labels.
+        """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]

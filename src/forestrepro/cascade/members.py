@@ -11,16 +11,37 @@ from sklearn.base import clone
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.model_selection import StratifiedKFold
 
-from forestrepro.ensembles.weighting import (ACCURACY_SOURCES, WEIGHT_RULES, WEIGHTINGS,
-                                             WeightedForestClassifier)
+from .._validation import REAL, StrOptions, at_least, check_value
+from .weighting import ACCURACY_SOURCES, WEIGHT_RULES, WEIGHTINGS, WeightedForestClassifier
 
 MAX_SEED = np.iinfo(np.int32).max
-_CRF_BOOTSTRAP = ("auto", True, False)
+
+MEMBER_CONSTRAINTS: dict[str, list] = {
+    "n_rf": [at_least(0)],
+    "n_crf": [at_least(0)],
+    "n_trees": [at_least(1)],
+    "weighting": [StrOptions(set(WEIGHTINGS))],
+    "accuracy_source": [StrOptions(set(ACCURACY_SOURCES))],
+    "weight_rule": [StrOptions(set(WEIGHT_RULES))],
+    "weight_epsilon": [REAL],
+    "crf_bootstrap": [StrOptions({"auto"}), "boolean"],
+}
+"""The parameters of a level's forests (``member_templates``), shared by the cascade's and the
+scanner's ``_parameter_constraints``."""
 
 
-def member_templates(n_rf, n_crf, n_trees, *, weighting="none", accuracy_source="train",
-                     weight_rule="clip", weight_epsilon=1e-3, crf_bootstrap="auto",
-                     n_jobs=None):
+def member_templates(
+    n_rf,
+    n_crf,
+    n_trees,
+    *,
+    weighting="none",
+    accuracy_source="train",
+    weight_rule="clip",
+    weight_epsilon=1e-3,
+    crf_bootstrap="auto",
+    n_jobs=None,
+):
     """``n_rf`` random forests then ``n_crf`` completely-random tree forests, unfitted.
 
     A random forest draws ``sqrt(d)`` candidate features per node (bootstrap samples, as
@@ -30,31 +51,34 @@ def member_templates(n_rf, n_crf, n_trees, *, weighting="none", accuracy_source=
     trees on bootstrap samples only when tree weights come from out-of-bag accuracies
     (gcForest grows them on all rows, which leaves no out-of-bag row).
     """
-    for name, value, allowed in (("weighting", weighting, WEIGHTINGS),
-                                 ("accuracy_source", accuracy_source, ACCURACY_SOURCES),
-                                 ("weight_rule", weight_rule, WEIGHT_RULES),
-                                 ("crf_bootstrap", crf_bootstrap, _CRF_BOOTSTRAP)):
-        if not any(value is option or value == option for option in allowed):
-            raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-    check_int("n_rf", n_rf, 0)
-    check_int("n_crf", n_crf, 0)
-    check_int("n_trees", n_trees, 1)
+    for name, value in (
+        ("n_rf", n_rf),
+        ("n_crf", n_crf),
+        ("n_trees", n_trees),
+        ("weighting", weighting),
+        ("accuracy_source", accuracy_source),
+        ("weight_rule", weight_rule),
+        ("crf_bootstrap", crf_bootstrap),
+    ):
+        check_value(name, value, MEMBER_CONSTRAINTS[name])
     if n_rf + n_crf < 1:
         raise ValueError("need at least one forest (n_rf + n_crf >= 1)")
     if crf_bootstrap == "auto":
         crf_bootstrap = weighting == "accuracy" and accuracy_source == "oob"
-    kinds = ([RandomForestClassifier(n_trees, max_features="sqrt")] * n_rf
-             + [ExtraTreesClassifier(n_trees, max_features=1, bootstrap=crf_bootstrap)] * n_crf)
-    return [WeightedForestClassifier(clone(forest), weighting=weighting,
-                                     accuracy_source=accuracy_source, weight_rule=weight_rule,
-                                     weight_epsilon=weight_epsilon, n_jobs=n_jobs)
-            for forest in kinds]
-
-
-def check_int(name, value, low):
-    """Raise ``ValueError`` unless ``value`` is an int (not a bool) of at least ``low``."""
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    kinds = [RandomForestClassifier(n_trees, max_features="sqrt")] * n_rf + [
+        ExtraTreesClassifier(n_trees, max_features=1, bootstrap=crf_bootstrap)
+    ] * n_crf
+    return [
+        WeightedForestClassifier(
+            clone(forest),
+            weighting=weighting,
+            accuracy_source=accuracy_source,
+            weight_rule=weight_rule,
+            weight_epsilon=weight_epsilon,
+            n_jobs=n_jobs,
+        )
+        for forest in kinds
+    ]
 
 
 def fold_ids(y_encoded, n_folds, seed):
@@ -97,7 +121,7 @@ def rows_in_columns(X, rows, block=1024):
     """
     out = np.empty((len(X[rows, :1]), X.shape[1]), dtype=X.dtype, order="F")
     for start in range(0, X.shape[1], block):
-        out[:, start:start + block] = X[rows, start:start + block]
+        out[:, start : start + block] = X[rows, start : start + block]
     return out
 
 

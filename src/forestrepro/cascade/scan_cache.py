@@ -6,14 +6,14 @@ data and seed. Scanning is most of the cost on SEMG and MNIST, so the first job 
 scans and stores ``(train, test)`` features, and the others read them. The DF-WDF comparison
 is then paired on the scan as it is on the split.
 
-The store is keyed by content (``kept_parts.content_key`` of the scanner and the training
+The store is keyed by content (``checkpoint.content_key`` of the scanner and the training
 rows, labels and test rows), so a changed setting or split never reads a stale scan. Jobs that
 scan the same split at the same time take turns through a lock file: the second waits and then
 reads. Files are written atomically, so an interrupted job leaves no half-written scan; an
 unreadable stored scan (a damaged disk, a hand edit) is named in a warning and replaced.
 
 While a scan runs, each fold forest's output is kept in ``<key>.parts/`` as it is made
-(``kept_parts.KeptParts``). SEMG's scan takes about 3 h on one core; a job stopped in it
+(``checkpoint.KeptParts``). SEMG's scan takes about 3 h on one core; a job stopped in it
 reruns only the fold forests it had not finished. The parts are removed once the whole scan is
 stored.
 
@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .kept_parts import KeptParts, content_key, read_npz, write_npz
+from ..checkpoint import KeptParts, content_key, read_npz, write_npz
 from .scanning import MultiGrainedScanner
 
 _log = logging.getLogger(__name__)
@@ -56,13 +56,11 @@ def _wait_for(lock) -> None:
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        _log.info("another job is scanning this split (%s); waiting to read its scan",
-                  lock.name)
+        _log.info("another job is scanning this split (%s); waiting to read its scan", lock.name)
         fcntl.flock(lock, fcntl.LOCK_EX)
 
 
-def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_train, y_train,
-                X_test) -> Scan:
+def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_train, y_train, X_test) -> Scan:
     """``scanner.fit_transform_with_test(X_train, y_train, X_test)``, read from
     ``cache_dir`` if a job has stored it, else computed and stored (``None``: no store)."""
     if cache_dir is None:

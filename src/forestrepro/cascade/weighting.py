@@ -9,12 +9,16 @@ class vectors are bit-for-bit the same whatever ``n_jobs`` (scikit-learn's ``pre
 adds the trees in thread-completion order).
 """
 
+from numbers import Integral
+
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import REAL, HasMethods, StrOptions, check_params
 
 WEIGHTINGS = ("none", "accuracy")
 ACCURACY_SOURCES = ("train", "oob")
@@ -91,7 +95,7 @@ def tree_accuracies(forest, X, y_encoded, source="train", n_jobs=None):
         raise ValueError(f"source must be one of {ACCURACY_SOURCES}, got {source!r}")
     if source == "oob" and not forest.bootstrap:
         raise ValueError("accuracy source 'oob' needs a forest grown with bootstrap=True")
-    X = np.asarray(X, dtype=np.float32)   # any memory order: a tree reads a few values a row
+    X = np.asarray(X, dtype=np.float32)  # any memory order: a tree reads a few values a row
     n_samples = X.shape[0]
     in_bag = forest.estimators_samples_ if source == "oob" else None
 
@@ -104,8 +108,11 @@ def tree_accuracies(forest, X, y_encoded, source="train", n_jobs=None):
             right = right[oob] if oob.any() else right
         return float(np.mean(right))
 
-    return np.array(Parallel(n_jobs=n_jobs, prefer="threads")(
-        delayed(score)(k, tree) for k, tree in enumerate(forest.estimators_)))
+    return np.array(
+        Parallel(n_jobs=n_jobs, prefer="threads")(
+            delayed(score)(k, tree) for k, tree in enumerate(forest.estimators_)
+        )
+    )
 
 
 def sum_over_tree_chunks(n_trees, chunk_sum, n_jobs=None):
@@ -113,8 +120,8 @@ def sum_over_tree_chunks(n_trees, chunk_sum, n_jobs=None):
     ``TREE_CHUNK`` trees, computed in threads and added in tree order, so the total does not
     depend on ``n_jobs``."""
     parts = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
-        delayed(chunk_sum)(start, min(start + TREE_CHUNK, n_trees))
-        for start in range(0, n_trees, TREE_CHUNK))
+        delayed(chunk_sum)(start, min(start + TREE_CHUNK, n_trees)) for start in range(0, n_trees, TREE_CHUNK)
+    )
     result = next(parts)
     for part in parts:
         result += part
@@ -127,7 +134,7 @@ def weighted_proba(trees, weights, X, n_jobs=None):
     Summed in chunks of trees (``sum_over_tree_chunks``), so the result does not depend on
     ``n_jobs``; memory stays at a few ``(n_samples, n_classes)`` arrays.
     """
-    X = np.asarray(X, dtype=np.float32)   # any memory order: a tree reads a few values a row
+    X = np.asarray(X, dtype=np.float32)  # any memory order: a tree reads a few values a row
 
     def chunk_sum(start, stop):
         total = weights[start] * trees[start].predict_proba(X, check_input=False)
@@ -169,8 +176,27 @@ class WeightedForestClassifier(ClassifierMixin, BaseEstimator):
     classes_, n_features_in_
     """
 
-    def __init__(self, forest=None, *, weighting="accuracy", accuracy_source="train",
-                 weight_rule="clip", weight_epsilon=1e-3, n_jobs=None, random_state=None):
+    _parameter_constraints: dict[str, list] = {
+        "forest": [None, HasMethods(["fit", "predict_proba"])],
+        "weighting": [StrOptions(set(WEIGHTINGS))],
+        "accuracy_source": [StrOptions(set(ACCURACY_SOURCES))],
+        "weight_rule": [StrOptions(set(WEIGHT_RULES))],
+        "weight_epsilon": [REAL],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        forest=None,
+        *,
+        weighting="accuracy",
+        accuracy_source="train",
+        weight_rule="clip",
+        weight_epsilon=1e-3,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.forest = forest
         self.weighting = weighting
         self.accuracy_source = accuracy_source
@@ -187,8 +213,7 @@ class WeightedForestClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Grow the forest (Algorithm 1 line 6), then weight its trees (lines 7-8)."""
-        if self.weighting not in WEIGHTINGS:
-            raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {self.weighting!r}")
+        check_params(self)
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
@@ -198,10 +223,12 @@ class WeightedForestClassifier(ClassifierMixin, BaseEstimator):
             self.tree_accuracies_ = None
             self.weights_ = np.full(n_trees, 1.0 / n_trees)
         else:
-            self.tree_accuracies_ = tree_accuracies(self.forest_, X, y_encoded,
-                                                    self.accuracy_source, self.n_jobs)
-            self.weights_ = log_odds_weights(self.tree_accuracies_, rule=self.weight_rule,
-                                             epsilon=self.weight_epsilon)
+            self.tree_accuracies_ = tree_accuracies(
+                self.forest_, X, y_encoded, self.accuracy_source, self.n_jobs
+            )
+            self.weights_ = log_odds_weights(
+                self.tree_accuracies_, rule=self.weight_rule, epsilon=self.weight_epsilon
+            )
         return self
 
     def predict_proba(self, X):

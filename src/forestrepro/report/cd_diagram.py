@@ -21,52 +21,9 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-__all__ = ["cd_groups", "plot_cd_diagram"]
+from ..stats.cd_groups import cd_groups, check_cd, sorted_ranks
 
-
-def _sorted_ranks(mean_ranks: pd.Series) -> pd.Series:
-    if not isinstance(mean_ranks, pd.Series):
-        raise TypeError(f"mean_ranks must be a pandas Series, got {type(mean_ranks).__name__}")
-    if len(mean_ranks) < 2:
-        raise ValueError(f"need at least 2 methods, got {len(mean_ranks)}")
-    if not mean_ranks.index.is_unique:
-        raise ValueError("method names (the index of mean_ranks) must be unique")
-    values = mean_ranks.astype(float)
-    if not np.all(np.isfinite(values.to_numpy())):
-        raise ValueError("mean ranks must be finite numbers")
-    # Stable sort: methods with equal average rank keep their input order.
-    return values.sort_values(kind="mergesort")
-
-
-def _check_cd(cd: float) -> float:
-    cd = float(cd)
-    if not (math.isfinite(cd) and cd > 0):
-        raise ValueError(f"cd must be a positive finite number, got {cd}")
-    return cd
-
-
-def cd_groups(mean_ranks: pd.Series, cd: float) -> list[tuple[str, ...]]:
-    """Maximal groups of methods whose average ranks differ by less than ``cd``.
-
-    Methods are sorted by average rank (best first). For each method the group runs to the
-    last method whose rank is less than ``cd`` above it; groups contained in an earlier group
-    and single methods are dropped. The groups are returned best-first, each as a tuple of
-    method names in rank order -- exactly the thick lines of Demšar's Fig. 1.
-    """
-    cd = _check_cd(cd)
-    ordered = _sorted_ranks(mean_ranks)
-    names = [str(name) for name in ordered.index]
-    values = ordered.to_numpy()
-    groups: list[tuple[str, ...]] = []
-    last_end = -1
-    for start in range(len(values)):
-        end = start
-        while end + 1 < len(values) and values[end + 1] - values[start] < cd:
-            end += 1
-        if end > start and end > last_end:
-            groups.append(tuple(names[start : end + 1]))
-            last_end = end
-    return groups
+__all__ = ["plot_cd_diagram"]
 
 
 def _label(name: str, rank: float) -> str:
@@ -104,8 +61,8 @@ def plot_cd_diagram(
     the right, each with its average rank; thick black lines below the axis join the groups
     of :func:`cd_groups`.
     """
-    cd = _check_cd(cd)
-    ordered = _sorted_ranks(mean_ranks)
+    cd = check_cd(cd)
+    ordered = sorted_ranks(mean_ranks)
     names = [str(name) for name in ordered.index]
     ranks = ordered.to_numpy()
     k = len(names)

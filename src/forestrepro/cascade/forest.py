@@ -24,6 +24,7 @@ WDF (Gong, Wang, Su 2019) Sec. 1, Sec. 2 and Algorithm 1, with the settings of S
 """
 
 import logging
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -31,8 +32,15 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from forestrepro.ensembles.cascade_members import (MAX_SEED, check_int, cross_fit, fold_ids,
-                                                   fold_mean, member_templates)
+from .._validation import at_least, check_params
+from .members import (
+    MAX_SEED,
+    MEMBER_CONSTRAINTS,
+    cross_fit,
+    fold_ids,
+    fold_mean,
+    member_templates,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -89,9 +97,31 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         (only after ``fit``).
     """
 
-    def __init__(self, n_rf=4, n_crf=4, n_trees=500, n_folds=3, early_stopping_rounds=3,
-                 max_levels=100, weighting="none", accuracy_source="train", weight_rule="clip",
-                 weight_epsilon=1e-3, crf_bootstrap="auto", n_jobs=None, random_state=None):
+    _parameter_constraints: dict[str, list] = {
+        **MEMBER_CONSTRAINTS,
+        "n_folds": [at_least(2)],
+        "early_stopping_rounds": [at_least(1)],
+        "max_levels": [at_least(1)],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        n_rf=4,
+        n_crf=4,
+        n_trees=500,
+        n_folds=3,
+        early_stopping_rounds=3,
+        max_levels=100,
+        weighting="none",
+        accuracy_source="train",
+        weight_rule="clip",
+        weight_epsilon=1e-3,
+        crf_bootstrap="auto",
+        n_jobs=None,
+        random_state=None,
+    ):
         self.n_rf = n_rf
         self.n_crf = n_crf
         self.n_trees = n_trees
@@ -123,7 +153,7 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         ``y_test``, ``level_test_accuracies_`` records ``A_es`` (Eq. 12) per level; it plays
         no part in the growth or the choice of level.
 
-        ``parts`` (a ``kept_parts.KeptParts``), if given, keeps each forest's class vectors
+        ``parts`` (a ``checkpoint.KeptParts``), if given, keeps each forest's class vectors
         and tree accuracies as ``level{e}_forest{j}``; a forest found there is not grown
         again, and the random draws are made either way, so a resumed cascade equals a fresh
         one (``cascade_cache``).
@@ -132,17 +162,21 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_params(self):
         """Check the parameters (before any data is touched); return the level's member templates."""
-        check_int("n_folds", self.n_folds, 2)
-        check_int("early_stopping_rounds", self.early_stopping_rounds, 1)
-        check_int("max_levels", self.max_levels, 1)
+        check_params(self)
         return self._member_templates()
 
     def _member_templates(self):
-        return member_templates(self.n_rf, self.n_crf, self.n_trees, weighting=self.weighting,
-                                accuracy_source=self.accuracy_source,
-                                weight_rule=self.weight_rule,
-                                weight_epsilon=self.weight_epsilon,
-                                crf_bootstrap=self.crf_bootstrap, n_jobs=self.n_jobs)
+        return member_templates(
+            self.n_rf,
+            self.n_crf,
+            self.n_trees,
+            weighting=self.weighting,
+            accuracy_source=self.accuracy_source,
+            weight_rule=self.weight_rule,
+            weight_epsilon=self.weight_epsilon,
+            crf_bootstrap=self.crf_bootstrap,
+            n_jobs=self.n_jobs,
+        )
 
     def _cross_fit_forest(self, template, rng, train, y_encoded, test, keep, parts, name):
         """``cascade_members.cross_fit`` of one forest of a level, its seeds drawn from
@@ -154,8 +188,15 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         if kept is not None:
             return kept["train"], kept.get("test"), [], kept.get("tree_accuracies")
         vectors, test_vectors, models, trees = cross_fit(
-            template, train.features, y_encoded, n_classes, folds, seeds,
-            None if test is None else test.features, keep)
+            template,
+            train.features,
+            y_encoded,
+            n_classes,
+            folds,
+            seeds,
+            None if test is None else test.features,
+            keep,
+        )
         if parts is not None:
             parts.put(name, train=vectors, test=test_vectors, tree_accuracies=trees)
         return vectors, test_vectors, models, trees
@@ -177,21 +218,29 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         accuracies, test_accuracies, tree_accuracies, levels = [], [], [], []
         best, best_test = 0, None
         for level in range(self.max_levels):
-            vectors, test_vectors, forests, level_trees = zip(*(
-                self._cross_fit_forest(template, rng, train, y_encoded, test, keep, parts,
-                                       f"level{level + 1}_forest{number}")
-                for number, template in enumerate(templates)))
+            vectors, test_vectors, forests, level_trees = zip(
+                *(
+                    self._cross_fit_forest(
+                        template, rng, train, y_encoded, test, keep, parts, f"level{level + 1}_forest{number}"
+                    )
+                    for number, template in enumerate(templates)
+                )
+            )
             accuracies.append(_accuracy(vectors, y_encoded))
             if test is not None and y_test is not None:
-                test_accuracies.append(_accuracy(test_vectors, np.asarray(y_test),
-                                                 self.classes_))
+                test_accuracies.append(_accuracy(test_vectors, np.asarray(y_test), self.classes_))
             tree_accuracies.append(None if level_trees[0] is None else np.array(level_trees))
             levels.append(forests)
             if level == 0 or accuracies[level] > accuracies[best]:
                 best = level
                 best_test = None if test is None else np.mean(test_vectors, axis=0)
-            _log.info("level %d: k-fold accuracy %.4f (best %.4f, level %d)", level + 1,
-                      accuracies[level], accuracies[best], best + 1)
+            _log.info(
+                "level %d: k-fold accuracy %.4f (best %.4f, level %d)",
+                level + 1,
+                accuracies[level],
+                accuracies[best],
+                best + 1,
+            )
             if level - best >= self.early_stopping_rounds:
                 break
             train.set_vectors(vectors)
@@ -204,7 +253,7 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         if test_accuracies:
             self.level_test_accuracies_ = np.array(test_accuracies)
         if keep:
-            self.levels_ = levels[:best + 1]
+            self.levels_ = levels[: best + 1]
         return best_test
 
     def predict_proba(self, X):
@@ -242,11 +291,11 @@ class _LevelInput:
     def __init__(self, X, n_vector_columns):
         self._n_features = X.shape[1]
         self._data = np.empty((X.shape[0], X.shape[1] + n_vector_columns), np.float32, order="F")
-        self._data[:, :self._n_features] = X
-        self.features = self._data[:, :self._n_features]
+        self._data[:, : self._n_features] = X
+        self.features = self._data[:, : self._n_features]
 
     def set_vectors(self, vectors):
         """Put the forests' class vectors ``v_1 .. v_h`` (each ``(n_rows, n_classes)``)
         after ``X``."""
-        self._data[:, self._n_features:] = np.concatenate(vectors, axis=1)
+        self._data[:, self._n_features :] = np.concatenate(vectors, axis=1)
         self.features = self._data

@@ -1,0 +1,98 @@
+"""A regenerated table's cells: each cell's verdict beside the published value, and why an
+empty cell is empty (not computed, pending, no run with a value, too few solved)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+
+from .document import (
+    Styled,
+)
+from .tables import format_cell
+
+
+def _fmt(value: float, digits: int = 4) -> str:
+    return "—" if pd.isna(value) else f"{value:.{digits}f}"
+
+
+def _job_of(spec: dict, cell) -> str:
+    """The path of a table's cell, <paper>/<experiment>/<method>/<dataset>: its job's path, or
+    the directory of its jobs under a protocol with one job per repeat (``<cell>/repeat<k>``)."""
+    return f"{spec['paper']}/{spec['experiment']}/{cell['method']}/{cell['dataset']}"
+
+
+def _pending_of(job: str, pending: dict) -> str | None:
+    """Why the job of a cell, or the jobs of its repeats, have no current record, or None."""
+    if job in pending:
+        return pending[job]
+    parts = Counter(why for part, why in pending.items() if part.startswith(job + "/"))
+    total = sum(parts.values())
+    return (
+        "; ".join(f"{why}: {n} of {total} repeat jobs" for why, n in sorted(parts.items())) if parts else None
+    )
+
+
+def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: None) -> str:
+    """Why a regenerated cell is empty: its job failed, is stale or has not run (``pending``,
+    from a partial report's plan), its record holds no value (e.g. no C2RF sample with a
+    solution within the time limit), or runs without enough values (too few solved)."""
+    job = _job_of(spec, cell)
+    runs = int(cell.get("n_runs", 0) or 0)
+    if cell["n_folds"] == 0:
+        why = _pending_of(job, pending)
+        if why is not None:
+            return why
+        if record_link(job) is None:
+            return "not computed"
+        status = cell.get("empty_status") or ""
+        return f"no value: the job ran, but none of its {f'{runs} ' if runs else ''}runs has one" + (
+            f" (solver status: {status})" if isinstance(status, str) and status else ""
+        )
+    share = spec.get("min_solved_share")
+    if share is not None and not pd.isna(cell.get("n_solved", float("nan"))):
+        return (
+            f"no value: {int(cell['n_solved'])} of {runs} runs solved within the time limit, fewer than "
+            f"the {share:.0%} the table needs"
+        )
+    return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
+
+
+def _verdict(cell, spec: dict, pending: dict, record_link=lambda job: None) -> Styled:
+    if bool(cell.get("beyond_limit", False)):  # whether or not our runs reached a value
+        return Styled(
+            f"beyond our limit: the paper's value exceeds our {spec['limit']} of {spec['limit_value']:g}",
+            "none",
+        )
+    if pd.isna(cell["mean"]):
+        return Styled(_missing_reason(cell, spec, pending, record_link), "none")
+    if pd.isna(cell["published_mean"]):
+        return Styled("not in the paper", "none")
+    return _tolerance_verdict(bool(cell["within"]))
+
+
+def _tolerance_verdict(within: bool) -> Styled:
+    return Styled("within tolerance", "ok") if within else Styled("OUTSIDE tolerance", "out")
+
+
+def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> tuple:
+    """One row per cell; the regenerated value links to the run record it comes from."""
+    digits = spec.get("digits", 4)
+    rows = []
+    for _, c in cells.iterrows():
+        regenerated = format_cell(c["mean"], c["std"], digits)
+        link = record_link(_job_of(spec, c))
+        rows.append(
+            (
+                c["dataset"],
+                c["method"]
+                + (f" ({c['paper_method']})" if isinstance(c["paper_method"], str) else " (ours only)"),
+                format_cell(c["published_mean"], c["published_std"], digits),
+                f"[{regenerated}]({link})" if link and not pd.isna(c["mean"]) else regenerated,
+                _fmt(c["delta"], digits),
+                _fmt(c["tolerance"], digits),
+                _verdict(c, spec, pending, record_link),
+            )
+        )
+    return tuple(rows)

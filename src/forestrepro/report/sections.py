@@ -1,0 +1,353 @@
+"""One table's section of a report: its cells with their verdicts, rank statistics, average rows,
+paired tests, deviations and their causes, and the paper's claims (``build.py`` assembles the
+sections into the report)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .cells import _cell_rows, _fmt, _missing_reason, _tolerance_verdict
+from .claims import FAILS, HOLDS, UNKNOWN, evaluate_claim
+from .deviations import UNEXPLAINED, counted, data_candidates, explain
+from .document import (
+    Bullets,
+    Figure,
+    Heading,
+    Paragraph,
+    Styled,
+    Table,
+)
+
+
+def _relative(target: Path, out_dir: Path) -> str:
+    """``target`` (relative to the repository root) as seen from ``out_dir``."""
+    return os.path.relpath(target, out_dir).replace(os.sep, "/")
+
+
+def _rank_rows(ranks: dict, methods: dict) -> tuple:
+    rows = []
+    for key, label in (("ours", "regenerated"), ("published", "paper (same cells, re-ranked)")):
+        s = ranks[key]
+        mean_ranks = s.get("mean_ranks", {})
+        rows.append(
+            (
+                label,
+                *(_fmt(mean_ranks.get(m, float("nan"))) for m in methods),
+                str(s["n_datasets"]),
+                _fmt(s.get("friedman_chi2", float("nan")), 3),
+                _fmt(s.get("friedman_p", float("nan")), 4),
+                _fmt(s.get("iman_davenport_f", float("nan")), 3),
+                _fmt(s.get("iman_davenport_p", float("nan")), 4),
+                _fmt(s.get("nemenyi_cd", float("nan")), 3),
+            )
+        )
+    return tuple(rows)
+
+
+def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict, rows_fed: dict) -> list[str]:
+    return [
+        f"{dataset}: {found}"
+        for dataset in spec["dataset_order"]
+        for found in data_candidates(
+            dataset, spec["paper"], dataset_specs, data_provenance, rows_fed.get(dataset)
+        )
+    ]
+
+
+def ablation_blocks(explained: pd.DataFrame) -> list:
+    """What an ablation table's cells outside tolerance mean: not deviations of the reproduction
+    to be explained, but how far another reading (or our variant) lands from the paper's column."""
+    return [
+        Paragraph(
+            f"An ablation (the table's ablation: true): each row runs a reading or variant other than the "
+            f"paper's method on purpose, beside the paper's column to show which lands closer. Its "
+            f"{len(explained)} cells outside tolerance are that finding, not deviations of the reproduction, "
+            "and are not counted as unexplained; the paper's method is in the tables above."
+        )
+    ]
+
+
+def deviation_blocks(explained: pd.DataFrame, digits: int) -> list:
+    """The cells outside tolerance, counted by cause, each with its cause or as unexplained."""
+    if explained.empty:
+        return []
+    rows = tuple(
+        (
+            r["dataset"],
+            r["method"],
+            _fmt(r["delta"], digits),
+            Styled(r["cause"], "out" if r["cause"] == UNEXPLAINED else "ok"),
+            r["evidence"] or (f"candidate, not tested: {r['candidates']}" if r["candidates"] else ""),
+        )
+        for _, r in explained.iterrows()
+    )
+    return [
+        Heading("Deviations", 4),
+        Paragraph(
+            f"{len(explained)} cells outside tolerance, by cause: {counted(explained)}. A cause is "
+            "attached only where the rule's test holds (report/deviations.py)."
+        ),
+        Table(("Data set", "Method", "Δ", "Cause", "Evidence"), rows),
+    ]
+
+
+def claims_blocks(claims: list[dict]) -> list:
+    """The table of claim verdicts (none when there is no claim)."""
+    if not claims:
+        return []
+    return [
+        Table(
+            ("Claim", "On the paper's numbers", "On ours", "Evidence (paper; ours)"),
+            tuple(
+                (c["claim"], c["paper"], c["ours"], f"{c['paper_evidence']}; {c['ours_evidence']}")
+                for c in claims
+            ),
+            caption="The paper's claims, checked",
+        )
+    ]
+
+
+def _figure_claims(png: Path) -> list[dict]:
+    """The verdicts the figure rule wrote beside ``png`` (``<stem>.claims.json``), if any."""
+    path = png.with_suffix(".claims.json")
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+
+
+def figure_caption(fspec: dict) -> str:
+    """A figure's caption, with ``{dataset}`` replaced by the data set it draws."""
+    return fspec["caption"].replace("{dataset}", str(fspec.get("dataset", "")))
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A regenerated table as the report reads it, each part computed once: its cells
+    (``<stem>.csv``), rank statistics (``<stem>_ranks.json``), claim verdicts, and the cells
+    outside tolerance with their causes (``deviations.explain``)."""
+
+    spec: dict
+    cells: pd.DataFrame
+    ranks: dict
+    claims: list[dict]
+    explained: pd.DataFrame
+
+
+def _table_cells(stem: Path) -> pd.DataFrame:
+    cells = pd.read_csv(stem.with_suffix(".csv"))
+    cells["within"] = cells["within"].map(lambda v: None if pd.isna(v) else bool(v))
+    if "beyond_limit" in cells:
+        cells["beyond_limit"] = cells["beyond_limit"].astype(bool)
+    return cells
+
+
+def table_result(
+    stem: Path, spec: dict, dataset_specs: dict, data_provenance: dict, table_cells=lambda table: None
+) -> TableResult:
+    """Read and judge one regenerated table; ``table_cells(table)`` gives the cells of another
+    table of the paper (for the cause tests)."""
+    cells = _table_cells(stem)
+    ranks = json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
+    claims = [evaluate_claim(c, cells, ranks, spec) for c in spec.get("claims", [])]
+    return TableResult(
+        spec, cells, ranks, claims, explain(cells, spec, table_cells, dataset_specs, data_provenance)
+    )
+
+
+def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
+    """A table's line in the report's summary: cells within tolerance, cells outside it without
+    a cause, empty cells, claims on our numbers by verdict."""
+    cells, spec, explained = result.cells, result.spec, result.explained
+    computed = cells[cells["within"].notna()]
+    claims = [c["ours"] for c in result.claims]
+    return (
+        spec["paper"].upper(),
+        f"[{spec['table']}](#{anchor})",
+        f"{int(computed['within'].astype(bool).sum())} of {len(computed)}",
+        # an ablation's cells run another reading on purpose: outside tolerance is its finding
+        f"ablation: {len(explained)} outside"
+        if spec.get("ablation")
+        else f"{int((explained['cause'] == UNEXPLAINED).sum())} of {len(explained)}",
+        str(int(cells["mean"].isna().sum())),
+        f"{claims.count(HOLDS)} / {claims.count(FAILS)} / {claims.count(UNKNOWN)}" if claims else "none",
+    )
+
+
+def _p(value) -> str:
+    return "—" if value is None else f"{value:.3g}"
+
+
+def average_blocks(averages: list | None, spec: dict) -> list:
+    """The table's average rows (the paper's "Avg" rows), ours beside the paper's."""
+    if not averages:
+        return []
+    digits = spec.get("digits", 4)
+    rows = []
+    for a in averages:
+        if a["within"] is not None:
+            verdict = _tolerance_verdict(a["within"])
+        else:
+            verdict = Styled(
+                "a cell of the group is missing" if a["mean"] is None else "not in the paper", "none"
+            )
+        paper = spec["methods"][a["method"]]
+        rows.append(
+            (
+                f"Avg ({a['group']}: {', '.join(a['datasets'])})",
+                a["method"] + (f" ({paper})" if paper else " (ours only)"),
+                *(_fmt(a[key], digits) for key in ("published_mean", "mean", "delta", "tolerance")),
+                verdict,
+            )
+        )
+    return [
+        Table(
+            ("Average row", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
+            tuple(rows),
+            caption="Average rows: the mean of each group's cells (the paper's from its cells)",
+        )
+    ]
+
+
+def paired_blocks(paired: list | None, spec: dict) -> list:
+    """Per data set, ``a`` − ``b`` on the same splits with the corrected resampled t-test; across
+    data sets the sign and Wilcoxon signed-ranks tests (stats/paired.py)."""
+    blocks = []
+    digits = spec.get("digits", 4)
+    for test in paired or []:
+        rows = tuple(
+            (
+                dataset,
+                str(d["n_splits"]),
+                _fmt(d["mean_diff"], digits),
+                _fmt(d["std_diff"], digits),
+                _p(d["p"]),
+                "—"
+                if d["significant"] is None
+                else (
+                    ("yes, " + (test["a"] if d["mean_diff"] > 0 else test["b"]) + " better")
+                    if d["significant"]
+                    else "no"
+                ),
+            )
+            for dataset, d in (
+                (name, test["per_dataset"][name])
+                for name in spec["dataset_order"]
+                if name in test["per_dataset"]
+            )
+        )
+        across = test["across"]
+        blocks += [
+            Table(
+                (
+                    "Data set",
+                    "Splits",
+                    f"{test['a']} − {test['b']} (mean)",
+                    "std",
+                    "p",
+                    f"significant at α = {test['alpha']}",
+                ),
+                rows,
+                caption=f"{test['a']} against {test['b']} on the same splits (positive: {test['a']} better); "
+                "p of Nadeau and Bengio's corrected resampled t-test (none with one split)",
+            ),
+            Paragraph(
+                f"Across the {across['n_datasets']} data sets: {test['a']} better on {across['wins']}, worse on "
+                f"{across['losses']}, tied on {across['ties']}; sign test p = {_p(across['sign_p'])}, Wilcoxon "
+                f"signed-ranks test p = {_p(across['wilcoxon_p'])} (Demšar 2006, Sec. 3.1)."
+            ),
+        ]
+    return blocks
+
+
+def table_section(
+    result: TableResult, figure: Path | None, pending: dict | None = None, record_link=lambda job: None
+) -> list:
+    """The report section of one regenerated table; ``pending`` says why a job has no record
+    yet (a partial report); ``record_link(job)`` is the link to a job's record, or None."""
+    pending = pending or {}
+    spec, cells, ranks = result.spec, result.cells, result.ranks
+    computed = cells[cells["within"].notna()]
+    agree = int(computed["within"].astype(bool).sum())
+    n_missing = int((cells["mean"].isna() & (cells["n_folds"] == 0)).sum())
+    n_empty = int((cells["mean"].isna() & (cells["n_folds"] > 0)).sum())
+    blocks = [
+        Heading(f"{spec['table']}: {spec['caption']}", 3),
+        Paragraph(
+            f"{agree} of {len(computed)} regenerated cells with a published value lie within tolerance of the published value "
+            f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, "
+            f"{spec.get('tolerance_abs', spec['report']['tolerance_abs'])})); "
+            f"{n_missing} cells were not computed"
+            + (f", {n_empty} have runs but no value" if n_empty else "")
+            + f". Metric: {spec['metric']}, "
+            + (
+                "median over the samples."
+                if spec.get("aggregate") == "median"
+                else "mean ± std over folds and repeats (a single value where there is one split)."
+            )
+        ),
+        Table(
+            ("Data set", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
+            _cell_rows(cells, spec, pending, record_link),
+            caption="Cell by cell",
+        ),
+        *average_blocks(ranks.get("averages"), spec),
+        *paired_blocks(ranks.get("paired"), spec),
+        *(
+            ablation_blocks(result.explained)
+            if spec.get("ablation")
+            else deviation_blocks(result.explained, spec.get("digits", 4))
+        ),
+    ]
+    unplaced = [f"{kind} {', '.join(names)}" for kind, names in spec.get("unplaced", {}).items() if names]
+    if unplaced:
+        blocks.insert(
+            2,
+            Paragraph(
+                f"Run by experiment '{spec['experiment']}' but not in this table, whose published version has no "
+                f"row or column for them: {'; '.join(unplaced)}. Their numbers are in the run records."
+            ),
+        )
+    methods = spec["method_order"]
+    if spec.get("rank", True):
+        blocks.append(
+            Table(
+                ("Ranks of", *methods, "N", "Friedman χ²", "p", "Iman–Davenport F", "p", "Nemenyi CD"),
+                _rank_rows(ranks, methods),
+                caption=f"Mean ranks (1 = best) and tests at α = {spec.get('alpha', 0.05)}",
+            )
+        )
+    printed = ranks["published"].get("paper_printed_mean_ranks", {})
+    recomputed = ranks["published"].get("paper_recomputed_mean_ranks", {})
+    if printed:
+        blocks.append(
+            Table(
+                ("Mean ranks over the paper's whole table", *printed),
+                (
+                    ("printed in the paper", *(_fmt(r) for r in printed.values())),
+                    (
+                        "recomputed from the paper's own cells",
+                        *(_fmt(recomputed.get(m, float("nan"))) for m in printed),
+                    ),
+                ),
+                caption="A check of the paper's arithmetic (ties get the average rank)",
+            )
+        )
+    blocks += claims_blocks(result.claims)
+    if figure is not None:
+        blocks.append(
+            Figure(f"figures/{figure.name}", f"Critical-difference diagrams, {spec['paper']} {spec['table']}")
+        )
+    missing = cells[cells["mean"].isna()]
+    notes = [
+        f"{r['dataset']} / {r['method']}: {_missing_reason(r, spec, pending, record_link)}"
+        for _, r in missing.iterrows()
+    ]
+    excluded = ranks["ours"].get("excluded_datasets", [])
+    if excluded:
+        notes.append("left out of the regenerated ranks for a missing cell: " + ", ".join(excluded))
+    if notes:
+        blocks += [Heading("Missing cells", 4), Bullets(tuple(notes))]
+    return blocks
