@@ -28,6 +28,21 @@ def _dataset_names(conf_dir: Path) -> list[str]:
     return sorted(p.stem for p in (conf_dir / "dataset").glob("*.yaml"))
 
 
+def _unlisted_methods(conf_dir: Path) -> list[str]:
+    """The files of ``conf/method/`` that ``config.yaml``'s defaults do not list. They are composed
+    in as ``method.<name>`` too, after the listed ones, so that a new method is its file alone
+    (``docs/pages/extending.md``)."""
+    defaults = yaml.safe_load((conf_dir / "config.yaml").read_text(encoding="utf-8")).get("defaults", [])
+    listed = {
+        v
+        for entry in defaults
+        if isinstance(entry, dict)
+        for k, v in entry.items()
+        if k.startswith("method@")
+    }
+    return sorted(p.stem for p in (conf_dir / "method").glob("*.yaml") if p.stem not in listed)
+
+
 def _keys_at(cfg: Any, dotted: str) -> list[str]:
     """The valid keys under the parent of ``dotted`` in ``cfg`` (for error messages)."""
     node = cfg
@@ -74,8 +89,9 @@ def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
     names = _dataset_names(conf_dir)
     with_datasets = _touches_datasets(overrides)
     dataset_defaults = [f"+dataset@dataset.{n}={n}" for n in names] if with_datasets else []
+    methods = [f"+method@method.{n}={n}" for n in _unlisted_methods(conf_dir)]
     with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
-        cfg = compose("config", overrides=dataset_defaults + list(overrides))
+        cfg = compose("config", overrides=methods + dataset_defaults + list(overrides))
     plain = OmegaConf.to_container(cfg, resolve=True)
     if not with_datasets:
         plain["dataset"] = {
@@ -96,7 +112,8 @@ def compose_config(
     ``conf_dir`` is the Hydra configuration directory (default: ``default_conf_dir()``).
 
     ``profile`` selects ``conf/profile/<profile>.yaml`` (same as the override ``profile=...``).
-    Every file in ``conf/dataset/`` is composed in as ``dataset.<name>``. Unknown keys, a
+    Every file in ``conf/dataset/`` is composed in as ``dataset.<name>``, and every file of
+    ``conf/method/`` as ``method.<name>`` (the defaults list the papers' own). Unknown keys, a
     malformed override or a config that breaks the schema raise :class:`ConfigError`.
     """
     conf = Path(conf_dir) if conf_dir else default_conf_dir()

@@ -2,6 +2,8 @@
 
 Each method's module is imported only when a job builds that method, so a job's record
 depends on its own method's code and not on every method's (``record/provenance.py``).
+A key with a colon, ``"package.module:ClassName"``, names any scikit-learn classifier
+(``external.External``): a new method needs no entry here.
 """
 
 from __future__ import annotations
@@ -36,9 +38,20 @@ def method_class(key: str) -> type:
 def build_method(method_config: dict, options: dict | None = None) -> Method:
     """Instantiate the method of one ``conf/method/*.yaml`` entry, with a job's data set options."""
     key = method_config["estimator"]
+    if ":" in key:
+        from .external import External
+
+        return External(
+            method_config["name"],
+            method_config.get("params", {}),
+            method_config.get("grid", {}),
+            options,
+            path=key,
+        )
     if key not in METHODS:
         raise MethodConfigError(
-            f"method '{method_config.get('name', key)}': unknown estimator '{key}'; valid: {sorted(METHODS)}"
+            f"method '{method_config.get('name', key)}': unknown estimator '{key}'; valid: {sorted(METHODS)}, "
+            "or a classifier's import path 'package.module:ClassName'"
         )
     return method_class(key)(
         method_config["name"], method_config.get("params", {}), method_config.get("grid", {}), options
