@@ -178,53 +178,60 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("fetch", help=cmd_fetch.__doc__)
-    p.add_argument("--spec", required=True)
-    p.add_argument("--out", required=True)
-    p.add_argument("--provenance", required=True)
-    p.add_argument("--sources", nargs="+", default=["mirror", "openml"])
-    p.add_argument("--mirror-dir", required=True)
-    p.add_argument("--openml-cache", required=True)
+    p.add_argument("--spec", required=True, help="the data set's spec (JSON, written by the workflow)")
+    p.add_argument("--out", required=True, help="the Parquet file to write")
+    p.add_argument("--provenance", required=True, help="the JSON file saying where the data came from")
+    p.add_argument(
+        "--sources",
+        nargs="+",
+        default=["mirror", "openml"],
+        help="where to look, in order (default: mirror openml)",
+    )
+    p.add_argument("--mirror-dir", required=True, help="the local mirror (its MANIFEST.tsv gives sha256s)")
+    p.add_argument("--openml-cache", required=True, help="the openml package's cache directory")
     p.set_defaults(func=cmd_fetch)
 
     for name, command in (("train", cmd_train), ("scan", cmd_scan)):  # one job's spec and data
         p = sub.add_parser(name, help=command.__doc__)
-        p.add_argument("--spec", required=True)
-        p.add_argument("--data", required=True)
-        p.add_argument("--out", required=True)
-        p.add_argument("--threads", type=int, default=1)
+        p.add_argument("--spec", required=True, help="the job's spec (JSON, written by the workflow)")
+        p.add_argument("--data", required=True, help="the data set's Parquet file (from fetch)")
+        p.add_argument("--out", required=True, help="the CSV to write (with its .provenance.json)")
+        p.add_argument("--threads", type=int, default=1, help="the cores the job may use (default: 1)")
         p.set_defaults(func=command)
 
     p = sub.add_parser("table", help=cmd_table.__doc__)
-    p.add_argument("--spec", required=True)
-    p.add_argument("--runs", nargs="*", default=[])
-    p.add_argument("--out-stem", required=True)
+    p.add_argument("--spec", required=True, help="the table's spec (JSON, written by the workflow)")
+    p.add_argument("--runs", nargs="*", default=[], help="the run records (CSV) the table reads")
+    p.add_argument("--out-stem", required=True, help="path without suffix: writes .csv, .md, .tex")
     p.set_defaults(func=cmd_table)
 
     p = sub.add_parser("plot", help=cmd_plot.__doc__)
-    p.add_argument("--ranks", required=True)
-    p.add_argument("--title", required=True)
-    p.add_argument("--out-stem", required=True)
+    p.add_argument("--ranks", required=True, help="the table's rank statistics (JSON, from table)")
+    p.add_argument("--title", required=True, help="the diagram's title")
+    p.add_argument("--out-stem", required=True, help="path without suffix of the PNGs to write")
     p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("figure", help=cmd_figure.__doc__)
-    p.add_argument("--spec", required=True)
-    p.add_argument("--runs", nargs="+", required=True)
-    p.add_argument("--out-stem", required=True)
+    p.add_argument("--spec", required=True, help="the figure's spec (JSON, written by the workflow)")
+    p.add_argument("--runs", nargs="+", required=True, help="the run records (CSV) the figure reads")
+    p.add_argument("--out-stem", required=True, help="path without suffix of the PNG to write")
     p.set_defaults(func=cmd_figure)
 
     p = sub.add_parser("report", help=cmd_report.__doc__)
-    p.add_argument("--tag", required=True)
-    p.add_argument("--tables", nargs="+", required=True)
-    p.add_argument("--table-specs", nargs="+", required=True)
+    p.add_argument("--tag", required=True, help="the run's tag (results/runs/<tag>)")
+    p.add_argument("--tables", nargs="+", required=True, help="each table's path without suffix")
+    p.add_argument("--table-specs", nargs="+", required=True, help="each table's spec (JSON), in order")
     p.add_argument(
         "--cd-figures",
         nargs="*",
         default=[],
         help="critical-difference diagrams (PNG), found by name: <table stem>_cd.png",
     )
-    p.add_argument("--paper-figures", nargs="*", default=[])
-    p.add_argument("--figure-specs", nargs="*", default=[])
-    p.add_argument("--dataset-specs", nargs="*", default=[])
+    p.add_argument("--paper-figures", nargs="*", default=[], help="the paper's figures drawn (PNG)")
+    p.add_argument("--figure-specs", nargs="*", default=[], help="each figure's spec (JSON), in order")
+    p.add_argument(
+        "--dataset-specs", nargs="*", default=[], help="the data sets' specs (JSON): origins, stand-ins"
+    )
     p.add_argument("--records", nargs="*", default=[], help="the provenance JSON of each run record shown")
     p.add_argument("--jobs", type=int, required=True, help="how many jobs the report's experiments have")
     p.add_argument(
@@ -232,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a committed report: refuse records made from a tree with uncommitted changes",
     )
-    p.add_argument("--out-dir", required=True)
+    p.add_argument("--out-dir", required=True, help="where index.md and index.html go")
     p.add_argument(
         "--embedded-html",
         default=None,
@@ -248,9 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("plan", help=cmd_plan.__doc__)
-    p.add_argument("overrides", nargs="*")
-    p.add_argument("--profile", default=None)
-    p.add_argument("--tag", default=None)
+    p.add_argument("overrides", nargs="*", help="Hydra overrides, as in --config overrides='[...]'")
+    p.add_argument("--profile", default=None, help="the profile (conf/profile/<name>.yaml; default: quick)")
+    p.add_argument("--tag", default=None, help="the tag (default: made from the configuration)")
     p.add_argument(
         "--conf",
         default=None,

@@ -114,3 +114,21 @@ def test_sweep_gives_one_config_per_value():
     assert all(c["params"]["voting"] == "majority" for _, c in swept)
     assert config["params"]["n_estimators"] == 100
     assert _sweep_configs(config, None) == [(None, config)]
+
+
+def test_every_option_of_every_command_says_what_it_is():
+    """`forestrepro <command> --help` explains each option (a user runs the commands by hand
+    to debug one job); help=None or an empty string fails here."""
+    import argparse
+
+    from forestrepro.cli import build_parser
+
+    subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        f"{name} {action.dest}"
+        for name, parser in subparsers.choices.items()
+        for action in parser._actions
+        if not isinstance(action, argparse._HelpAction) and not action.help
+    ]
+    assert missing == []
+    assert all(choice.help for choice in subparsers._choices_actions), "a command without help"
