@@ -7,6 +7,7 @@ import pytest
 
 from forestrepro.c2rf.approaches import APPROACHES
 from forestrepro.c2rf.cuts import conflict_pairs, dominance_pairs, paper_big_m, row_big_m
+from forestrepro.c2rf.experiment import solve_approach
 from forestrepro.c2rf.heuristic import local_search
 from forestrepro.c2rf.model import build_lp
 from forestrepro.c2rf.preprocess import identity, reduce
@@ -39,7 +40,7 @@ def check_solution(result, R, lam, lower, upper):
 @pytest.mark.parametrize("name", [n for n, kwargs in APPROACHES.items() if kwargs is not None])
 def test_presets_reach_brute_force_optimum(name, tiny_instances):
     for R, lam, lower, upper, eta, *_ in tiny_instances:
-        result = solve(R, lam, lower=lower, upper=upper, time_limit=30, **APPROACHES[name])
+        result = solve_approach(R, lam, lower=lower, upper=upper, time_limit=30, **APPROACHES[name])
         assert result.status == "optimal", (name, result)
         assert result.eta == eta and result.best_bound == eta and result.gap == 0.0
         check_solution(result, R, lam, lower, upper)

@@ -17,6 +17,9 @@ from forestrepro.report.claims import evaluate_claim
 from forestrepro.report.compare import summarize_runs
 from forestrepro.report.paper_figures import draw_figure
 
+OURS = {"c2rf_plus": "p-C2RF+", "c2rf_exact": "C2RF exact"}
+"""Our approaches (no column of the paper): method name to library preset."""
+
 PROTOCOL = {
     "name": "tiny",
     "kind": "c2rf_samples",
@@ -51,15 +54,19 @@ def test_each_configured_approach_is_the_library_preset():
     table = cfg["paper"]["c2rf"]["tables"]["table2"]["methods"]
     for method, column in table.items():
         approach = build_method(cfg["method"][method])
-        preset = APPROACHES[by_column[column]] if column else APPROACHES["p-C2RF+"]
+        preset = APPROACHES[by_column[column] if column else OURS[method]]
         assert approach.solve_kwargs == preset
 
 
 def test_approach_config_errors_name_the_method():
     with pytest.raises(MethodConfigError, match="c2rf_bad.*unknown params \\['presolve'\\]"):
         _approach("c2rf_bad", presolve=True)
-    with pytest.raises(MethodConfigError, match="takes no solve switches"):
+    with pytest.raises(MethodConfigError, match="takes no solver or switches"):
         _approach("c2rf_bad", vote=True, preprocess=True)
+    with pytest.raises(MethodConfigError, match="unknown solver 'gurobi'; valid: \\['exact', 'milp'\\]"):
+        _approach("c2rf_bad", solver="gurobi")
+    with pytest.raises(MethodConfigError, match="unknown params \\['big_m'\\] for solver 'exact'"):
+        _approach("c2rf_bad", solver="exact", big_m="row")
     with pytest.raises(MethodConfigError, match="no search grid"):
         build_method({"name": "c2rf_bad", "estimator": "c2rf_approach", "params": {}, "grid": {"x": [1]}})
 
@@ -82,6 +89,23 @@ def test_every_approach_solves_the_same_instances(data):
     )  # optimal: eta within 1 of the bound
     again = c2rf_samples(_approach("c2rf_rf", vote=True), X, y, **common)
     pd.testing.assert_frame_equal(vote.drop(columns=["seconds"]), again.drop(columns=["seconds"]))
+
+
+def test_the_exact_chain_runs_as_an_approach_of_the_protocol(data):
+    """``solver: exact`` (conf/method/c2rf_exact.yaml) runs ``solve_exact`` on the same instances as
+    p-C2RF+: where both prove an optimum, eta agrees; its record names the chain's step that
+    proved it and its switches."""
+    X, y = data
+    common = dict(paper="c2rf", dataset="toy", root_seed=7, protocol=PROTOCOL)
+    plus = c2rf_samples(_approach("c2rf_plus", **APPROACHES["p-C2RF+"]), X, y, **common)
+    exact = c2rf_samples(_approach("c2rf_exact", solver="exact"), X, y, **common)
+    assert exact["seed"].tolist() == plus["seed"].tolist()
+    assert exact["solved"].all(), exact[["status", "eta", "best_bound", "solved_by"]]
+    both = exact["solved"] & plus["solved"]
+    assert both.any() and (exact["eta"][both] == plus["eta"][both]).all()
+    steps = {"preprocessing", "committees", "local_search", "cover", "combinatorial", "realise", "milp"}
+    assert set(exact["solved_by"]) <= steps
+    assert all('"committees": true' in switches for switches in exact["switches"])
 
 
 def test_protocol_refuses_multiclass_targets_and_estimators(data):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from forestrepro.c2rf.approaches import APPROACHES
+from forestrepro.c2rf.experiment import solve_approach
 from forestrepro.c2rf.solver import majority_vote, solve
 
 
@@ -54,5 +55,5 @@ def test_presets_agree_with_plain_model_on_larger_instances(random_votes):
         assert plain.status == "optimal"
         for name, kwargs in APPROACHES.items():
             if kwargs is not None:
-                result = solve(R, lam, time_limit=60, **kwargs)
+                result = solve_approach(R, lam, time_limit=60, **kwargs)
                 assert result.status == "optimal" and result.eta == plain.eta, name

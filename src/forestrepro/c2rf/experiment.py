@@ -10,9 +10,22 @@ import time
 
 import numpy as np
 
+from .exact import solve_exact
 from .instances import build_instance
 from .preprocess import unique_patterns
-from .solver import majority_vote, solve
+from .solver import Result, majority_vote, solve
+
+SOLVERS = {"milp": solve, "exact": solve_exact}
+"""An approach's ``solver``: ``milp`` (``solver.solve``, Problem (2) on HiGHS with the approach's
+switches; the default) or ``exact`` (``exact.solve_exact``, our chain of bounds that proves
+optimality before it calls the MILP)."""
+
+
+def solve_approach(R: np.ndarray, lam: int, **kwargs) -> Result:
+    """Solve Problem (2) with the approach's ``solver`` (one of ``SOLVERS``, default ``milp``),
+    passing it the other keywords."""
+    solver = kwargs.pop("solver", "milp")
+    return SOLVERS[solver](R, lam, **kwargs)
 
 
 def accuracy(y: np.ndarray, z: np.ndarray) -> float:
@@ -49,8 +62,9 @@ def run_instance(
 ) -> list[dict]:
     """Build the instance (Sec. 5.1 / Appendix A) and run every approach on it; one row per approach.
 
-    ``approaches`` maps a name to ``solve`` keyword arguments, or to None for the majority vote (RF),
-    e.g. ``approaches.APPROACHES``. ``time_limit`` applies to each solve unless its kwargs set one.
+    ``approaches`` maps a name to keyword arguments of its solver, or to None for the majority vote
+    (RF), e.g. ``approaches.APPROACHES``; the key ``solver`` picks one of ``SOLVERS`` (default
+    ``milp``). ``time_limit`` applies to each solve unless its kwargs set one.
     RF's ``seconds`` is the time to grow the trees and vote. Nothing raises on a time-out or an
     infeasible model: the row records the status (metrics are nan when no solution was found).
     ``solved`` is True for an optimal status within the time limit (Sec. 5.3: t > 7200 s counts as
@@ -67,7 +81,8 @@ def run_instance(
     seed : int
         The instance's seed.
     approaches : dict
-        Approach name to ``solve`` keyword arguments, or None for the majority vote.
+        Approach name to solver keyword arguments (``solver`` names one of ``SOLVERS``), or None
+        for the majority vote.
     time_limit : float
         Seconds per solve.
     bias : str, default="inclusion"
@@ -119,7 +134,7 @@ def run_instance(
             )
             continue
         kwargs = {"time_limit": time_limit, "seed": seed, **kwargs}
-        result = solve(instance.R, instance.lam, **kwargs)
+        result = solve_approach(instance.R, instance.lam, **kwargs)
         rows.append(
             {
                 "approach": name,

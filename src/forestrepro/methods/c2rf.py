@@ -2,9 +2,11 @@
 
 An approach is not an estimator: it acts on an instance's vote matrix R and its cardinality
 lambda (Problem (2)), so it has no fit/predict (``is_estimator`` is False) and runs only
-under the ``c2rf_samples`` protocol. ``params`` are either ``{vote: true}`` (RF, the majority vote, Sec. 5.2 (a)) or
-keyword arguments of ``forestrepro.c2rf.solve`` (its switches; see ``c2rf.approaches``).
-The shared setup of the study (lower and upper bound, time limit) is the protocol's.
+under the ``c2rf_samples`` protocol. ``params`` are either ``{vote: true}`` (RF, the majority
+vote, Sec. 5.2 (a)) or a ``solver`` (``milp``, the default: ``forestrepro.c2rf.solve``;
+``exact``: ours, ``forestrepro.c2rf.exact.solve_exact``) and keyword arguments of that solver
+(its switches; see ``c2rf.approaches`` and ``c2rf.exact``). The shared setup of the study (lower
+and upper bound, time limit) is the protocol's.
 """
 
 from __future__ import annotations
@@ -12,20 +14,26 @@ from __future__ import annotations
 import inspect
 from typing import Any, ClassVar
 
-from ..c2rf import solve
+from ..c2rf.experiment import SOLVERS
 from .base import Method, MethodConfigError
 
-SOLVE_SWITCHES = frozenset(
-    name
-    for name, p in inspect.signature(solve).parameters.items()
-    if p.kind is inspect.Parameter.KEYWORD_ONLY
-    and name not in ("lower", "upper", "time_limit", "threads", "seed")
-)
-"""``solve`` keywords an approach may set (bounds, time limit, threads and seed come from the protocol)."""
+PROTOCOL_KEYWORDS = ("lower", "upper", "time_limit", "threads", "seed")
+"""Solver keywords that come from the protocol, never from an approach."""
+
+SOLVER_SWITCHES = {
+    solver: frozenset(
+        name
+        for name, p in inspect.signature(function).parameters.items()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and name not in PROTOCOL_KEYWORDS
+    )
+    for solver, function in SOLVERS.items()
+}
+"""Per ``solver``, the keywords an approach may set (bounds, time limit, threads and seed come
+from the protocol)."""
 
 
 class C2RFApproach(Method):
-    """One approach: the majority vote (``params: {vote: true}``) or a set of ``solve`` switches."""
+    """One approach: the majority vote (``params: {vote: true}``) or a solver with its switches."""
 
     key: ClassVar[str] = "c2rf_approach"
     is_estimator: ClassVar[bool] = False
@@ -37,20 +45,27 @@ class C2RFApproach(Method):
             )
         params = dict(params)
         vote = bool(params.pop("vote", False))
-        unknown = sorted(set(params) - SOLVE_SWITCHES)
+        solver = params.get("solver", "milp")
+        if solver not in SOLVERS:
+            raise MethodConfigError(
+                f"method '{name}' ({self.key}): unknown solver {solver!r}; valid: {sorted(SOLVERS)}"
+            )
+        switches = SOLVER_SWITCHES[solver]
+        unknown = sorted(set(params) - switches - {"solver"})
         if unknown:
             raise MethodConfigError(
-                f"method '{name}' ({self.key}): unknown params {unknown}; valid: ['vote', {', '.join(repr(s) for s in sorted(SOLVE_SWITCHES))}]"
+                f"method '{name}' ({self.key}): unknown params {unknown} for solver '{solver}'; valid: "
+                f"['vote', 'solver', {', '.join(repr(s) for s in sorted(switches))}]"
             )
         if vote and params:
             raise MethodConfigError(
-                f"method '{name}' ({self.key}): 'vote: true' takes no solve switches, got {sorted(params)}"
+                f"method '{name}' ({self.key}): 'vote: true' takes no solver or switches, got {sorted(params)}"
             )
         self.solve_kwargs: dict[str, Any] | None = None if vote else params
         super().__init__(name, {"vote": True} if vote else params, grid, options)
 
     def check_params(self) -> None:
-        """Nothing more to check: ``__init__`` checked the switches against ``solve``."""
+        """Nothing more to check: ``__init__`` checked the switches against the solver's signature."""
 
     def estimator(self, random_state: int):
         raise MethodConfigError(
