@@ -22,6 +22,7 @@ when fewer than half were solved), beside the paper's Gurobi medians (Table 2) w
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -56,6 +57,8 @@ GOAL_COLUMN = {
 }  # ours, compared with the paper's p-C2RF (the issue's goal)
 PUBLISHED = Path(__file__).resolve().parents[1] / "src" / "forestrepro" / "report" / "published"
 CONF = Path(__file__).resolve().parents[1] / "conf"
+MIRROR = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+"""The local mirror beside the checkout, used unless --mirror or FORESTREPRO_MIRROR says otherwise."""
 
 
 def ablation() -> dict[str, dict]:
@@ -72,7 +75,7 @@ def ablation() -> dict[str, dict]:
 
 def load(name: str, mirror: str | None) -> tuple[np.ndarray, np.ndarray]:
     spec = load_spec(name)
-    frame = load_dataset(spec, mirror_dir=mirror).frame
+    frame = load_dataset(spec, mirror_dir=mirror or os.environ.get("FORESTREPRO_MIRROR") or MIRROR).frame
     y = apply_paper_target(frame["target"].to_numpy(), spec, "c2rf")
     return frame.drop(columns="target").to_numpy(dtype=np.float64), y
 

@@ -3,12 +3,17 @@ common command-line options, a data set's rows as float32 with integer labels, a
 sample of them as float64 (``cascade.py``, ``svm_grid.py``), and a timer."""
 
 import argparse
+import os
 import time
+from pathlib import Path
 
 import numpy as np
 from sklearn.model_selection import train_test_split
 
 from forestrepro.data import load_dataset, load_spec
+
+MIRROR = os.environ.get("FORESTREPRO_MIRROR") or Path(__file__).resolve().parents[2] / "shared" / "datasets"
+"""The local mirror: FORESTREPRO_MIRROR, or the one beside the checkout."""
 
 
 def shape(text: str) -> tuple[int, ...]:
@@ -29,7 +34,7 @@ def scan_parser(description: str, rows: int) -> argparse.ArgumentParser:
 
 def load_rows(name: str):
     """``(X, classes, y)``: the data set's features (float32, C order), class names and codes."""
-    frame = load_dataset(load_spec(name)).frame
+    frame = load_dataset(load_spec(name), mirror_dir=MIRROR).frame
     X = np.ascontiguousarray(frame.drop(columns="target").to_numpy(np.float32))
     classes, y = np.unique(frame["target"].to_numpy(), return_inverse=True)
     return X, classes, y
@@ -39,7 +44,7 @@ def load_sample(name_rows: str, seed: int):
     """``X`` (float64), ``y`` coded 0 .. c - 1, of a registry data set; ``NAME:ROWS`` takes a
     stratified sample of ROWS rows seeded by ``seed``."""
     name, _, rows = name_rows.partition(":")
-    frame = load_dataset(load_spec(name)).frame
+    frame = load_dataset(load_spec(name), mirror_dir=MIRROR).frame
     X = frame.drop(columns="target").to_numpy(np.float64)
     y = np.unique(frame["target"].to_numpy(), return_inverse=True)[1]
     if rows and int(rows) < len(y):
