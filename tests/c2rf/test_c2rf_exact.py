@@ -203,3 +203,21 @@ def test_solve_exact_matches_plain_model(switches, medium_instances):
             assert result.eta == eta and result.best_bound == eta
         if result.alpha is not None:
             check_solution(result, R, lam, 1.0, 100.0)
+
+
+@pytest.mark.parametrize("lam", [0, 2, 4])
+@pytest.mark.parametrize("vote", [-1, 1])
+def test_every_point_fixed_is_proven_at_once(vote, lam):
+    """Prop. 5 fixes every point when all trees agree on it; eta = |positives - lambda| is then the
+    same for every alpha, so it is proven optimal by the preprocessing (found on ann_thyroid's simple
+    random samples 1 and 4, where the chain reported bound 0 for eta 166)."""
+    R = np.full((3, 4), vote)
+    expected = abs((4 if vote > 0 else 0) - lam)
+    result = solve_exact(R, lam, time_limit=5)
+    assert (result.status, result.eta, result.best_bound, result.solved_by) == (
+        "optimal",
+        expected,
+        expected,
+        "preprocessing",
+    )
+    assert result.gap == 0.0

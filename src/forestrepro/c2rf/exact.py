@@ -228,8 +228,10 @@ def solve_exact(
             steps=tuple(steps),
         )
 
-    if h == 0:  # Prop. 5 fixed every point
-        state.update(alpha=np.full(q, float(upper)), eta=0.0, by="preprocessing")
+    if h == 0:  # Prop. 5 fixed every point: the empty sum makes eta' = lam_bar for every alpha
+        state.update(
+            alpha=np.full(q, float(upper)), eta=float(lam_bar), bound=float(lam_bar), by="preprocessing"
+        )
         log("preprocessing")
         return finish()
     log("preprocessing")
