@@ -167,6 +167,16 @@ def test_tags_separate_ablations_from_paper_settings():
         compute_tag(changed, "../escape")
 
 
+def test_choosing_papers_keeps_the_tag_and_so_the_records():
+    """A run of some papers reads and writes the records of the profile's tag (the commands of
+    results/report/paper/README.md continue long work that way); an override still separates."""
+    base = compose_config()
+    assert compute_tag(compose_config(["papers=[rcrf]"]), profile_cfg=base) == "quick"
+    ablation = compute_tag(compose_config(["method.rf.params.n_estimators=7"]), profile_cfg=base)
+    subset = compose_config(["papers=[brf]", "method.rf.params.n_estimators=7"])
+    assert compute_tag(subset, profile_cfg=base) == ablation != "quick"
+
+
 def test_job_specs_are_written_once(tmp_path):
     cfg = compose_config()
     jobs = write_job_specs(cfg, "quick", tmp_path)

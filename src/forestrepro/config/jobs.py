@@ -51,8 +51,10 @@ class JobSpec:
 
 
 def _result_relevant(cfg: dict) -> dict:
-    """The part of the config that can change results (not where the data is read from)."""
-    return {k: v for k, v in cfg.items() if k not in ("data", "profile")}
+    """The part of the config that can change results: not where the data is read from, and not
+    which papers run (``papers``), since a job's spec holds all that its result depends on. So
+    ``papers=[rcrf]`` on the paper profile keeps the tag ``paper`` and finds its records."""
+    return {k: v for k, v in cfg.items() if k not in ("data", "profile", "papers")}
 
 
 def config_digest(cfg: dict) -> str:
