@@ -203,3 +203,13 @@ def test_scanner_parameters_are_checked(params):
     X, y = _sequences(n=30, length=24)
     with pytest.raises(ValueError):
         MultiGrainedScanner(n_trees=2, **params).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "params, named",
+    [({"scanner": 3}, "scanner"), ({"cascade": "wdf"}, "cascade"), ({"random_state": "seed"}, "random_state")],
+)
+def test_deep_forest_parameters_are_checked_by_their_declared_constraints(params, named):
+    X, y = _sequences(n=30, length=24)
+    with pytest.raises(ValueError, match=f"^{named} must be"):
+        DeepForestClassifier(**params).fit(X, y)

@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._validation import HasMethods, check_params
 from .forest import CascadeForestClassifier
 from .scanning import MultiGrainedScanner
 
@@ -30,12 +31,19 @@ class DeepForestClassifier(ClassifierMixin, BaseEstimator):
     classes_, n_features_in_
     """
 
+    _parameter_constraints: dict[str, list] = {
+        "scanner": [None, HasMethods(["fit_transform", "fit_transform_with_test"])],
+        "cascade": [None, HasMethods(["fit", "fit_predict_proba"])],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, scanner=None, cascade=None, random_state=None):
         self.scanner = scanner
         self.cascade = cascade
         self.random_state = random_state
 
     def _components(self):
+        check_params(self)
         scanner = clone(self.scanner if self.scanner is not None else MultiGrainedScanner())
         cascade = clone(self.cascade if self.cascade is not None else CascadeForestClassifier())
         if self.random_state is not None:

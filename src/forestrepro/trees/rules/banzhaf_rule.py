@@ -39,10 +39,13 @@ midpoint cut.
 """
 
 from dataclasses import dataclass
+from numbers import Integral
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
 
+from ..._validation import Interval, StrOptions, at_least, check_params
 from .._kernel_api import SPLIT_KERNEL_SIG
 from . import _scan, gain_ratio
 from .banzhaf_node import node_range, node_scores, select
@@ -184,18 +187,12 @@ def banzhaf_midpoint_kernel(
     )
 
 
-def check_banzhaf_options(of, n_bins, max_coalition):
-    """Clear errors for the discretisation and coalition bound (shared with Biau12V)."""
-    if of not in _OF:
-        raise ValueError(f"of must be one of {_OF}, got {of!r}")
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or not 2 <= n_bins <= MAX_BINS:
-        raise ValueError(f"n_bins must be an int in [2, {MAX_BINS}], got {n_bins!r}")
-    if max_coalition is not None and (
-        isinstance(max_coalition, bool)
-        or not isinstance(max_coalition, (int, np.integer))
-        or max_coalition < 1
-    ):
-        raise ValueError(f"max_coalition must be None or an int >= 1, got {max_coalition!r}")
+BANZHAF_OPTIONS: dict[str, list] = {
+    "of": [StrOptions(set(_OF))],
+    "n_bins": [Interval(Integral, 2, MAX_BINS, closed="both")],
+    "max_coalition": [None, at_least(1)],
+}
+"""Constraints of the discretisation and the coalition bound (shared with Biau12V)."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +205,12 @@ class BanzhafMidpoint(CompiledSplitRule):
     ``selection``: "argmax" (Algorithm 1) or "sample" (probability ``zeta``, Sec. 5.1).
     """
 
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "root": [StrOptions(set(_ROOTS))],
+        "selection": [StrOptions(set(_SELECTIONS))],
+        **BANZHAF_OPTIONS,
+    }
+
     root: str = "gain_ratio"
     of: str = "cell"
     n_bins: int = 2
@@ -215,11 +218,7 @@ class BanzhafMidpoint(CompiledSplitRule):
     selection: str = "argmax"
 
     def __post_init__(self):
-        if self.root not in _ROOTS:
-            raise ValueError(f"root must be one of {_ROOTS}, got {self.root!r}")
-        if self.selection not in _SELECTIONS:
-            raise ValueError(f"selection must be one of {_SELECTIONS}, got {self.selection!r}")
-        check_banzhaf_options(self.of, self.n_bins, self.max_coalition)
+        check_params(self)
 
     @property
     def needs_cell(self):

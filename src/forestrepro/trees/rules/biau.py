@@ -24,16 +24,18 @@ the midpoint value."  Our reading:
 """
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
 
+from ..._validation import StrOptions, check_params, check_value
 from .._kernel_api import SPLIT_KERNEL_SIG
 from .._rng import rand_int
 from ..banzhaf import MAX_PLAYERS_EQ1
 from . import _scan, gain_ratio
 from .banzhaf_node import node_range, node_scores
-from .banzhaf_rule import check_banzhaf_options
+from .banzhaf_rule import BANZHAF_OPTIONS
 from .base import CompiledSplitRule
 
 IMPORTANCES = ("gain_ratio", "banzhaf")
@@ -98,12 +100,13 @@ class StrongWeakMidpoint(CompiledSplitRule):
     """Biau12's node rule; ``strong``: indices of the strong features; ``of``: "cell" or
     "data" (the midpoint's range)."""
 
+    _parameter_constraints: ClassVar[dict[str, list]] = {"of": [StrOptions(set(_OF))]}
+
     strong: tuple[int, ...] = ()
     of: str = "cell"
 
     def __post_init__(self):
-        if self.of not in _OF:
-            raise ValueError(f"of must be one of {_OF}, got {self.of!r}")
+        check_params(self)
         if any(int(f) < 0 for f in self.strong):
             raise ValueError("strong feature indices must be non-negative")
 
@@ -196,10 +199,8 @@ def feature_scores(X, y, importance="gain_ratio", *, root_cell=None, of="cell", 
     its Banzhaf index among all features (``n_bins``, ``max_coalition``: see
     ``BanzhafMidpoint``; "banzhaf", Biau12V).  ``root_cell``: ``(lo, hi)``, default the
     data range.  Constant features score ``-inf``."""
-    if importance not in IMPORTANCES:
-        raise ValueError(f"importance must be one of {IMPORTANCES}, got {importance!r}")
-    if of not in _OF:
-        raise ValueError(f"of must be one of {_OF}, got {of!r}")
+    check_value("importance", importance, [StrOptions(set(IMPORTANCES))])
+    check_value("of", of, [StrOptions(set(_OF))])
     X = np.ascontiguousarray(X, dtype=np.float32)
     _, labels = np.unique(y, return_inverse=True)
     labels = labels.astype(np.intp)
@@ -212,7 +213,8 @@ def feature_scores(X, y, importance="gain_ratio", *, root_cell=None, of="cell", 
     if importance == "gain_ratio":
         _gain_ratio_scores(X, labels, w, n_classes, of == "data", lo, hi, out)
     else:
-        check_banzhaf_options(of, n_bins, max_coalition)
+        for name, value in (("n_bins", n_bins), ("max_coalition", max_coalition)):
+            check_value(name, value, BANZHAF_OPTIONS[name])
         if max_coalition is None and X.shape[1] > MAX_PLAYERS_EQ1:
             raise ValueError(
                 f"Eq. (1) handles at most {MAX_PLAYERS_EQ1} features; bound the coalitions with max_coalition"

@@ -11,10 +11,12 @@ feature score (Banzhaf power index, strong and weak features) reuse ``_scan.midp
 """
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
 
+from ..._validation import StrOptions, check_params
 from .._kernel_api import SPLIT_KERNEL_SIG
 from . import _scan
 from .base import CompiledSplitRule
@@ -51,6 +53,8 @@ class Midpoint(CompiledSplitRule):
     """``score``: a criterion name (see ``criteria``) or "random"; ``of``: "cell" or "data";
     ``s``: the IDM parameter of "iig"."""
 
+    _parameter_constraints: ClassVar[dict[str, list]] = {"of": [StrOptions(set(_OF))]}
+
     score: str = "gain_ratio"
     of: str = "cell"
     s: float = 1.0
@@ -58,8 +62,7 @@ class Midpoint(CompiledSplitRule):
     def __post_init__(self):
         if self.score != "random":
             criterion_module(self.score)
-        if self.of not in _OF:
-            raise ValueError(f"of must be one of {_OF}, got {self.of!r}")
+        check_params(self)
 
     @property
     def needs_cell(self):
