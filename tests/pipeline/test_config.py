@@ -259,3 +259,16 @@ def test_a_methods_resources_are_not_part_of_its_jobs_specs(tmp_path):
     assert [(j.path, j.spec_digest) for j in fitted] == [(j.path, j.spec_digest) for j in base]
     assert any(j.method == "rf" for j in base)
     assert not any('"resources"' in text for path, text in files.items() if "/specs/" in str(path))
+
+
+@pytest.mark.parametrize("profile", ["quick", "paper"])
+def test_no_shipped_figure_caption_names_a_data_set_it_does_not_draw(profile):
+    # issue 20: the quick profile's Fig. 2 caption said krkopt while it drew wine
+    from forestrepro.report.sections import figure_caption
+
+    cfg = compose_config(profile=profile)
+    for paper, pcfg in cfg["paper"].items():
+        for name, fspec in pcfg.get("figures", {}).items():
+            words = set(figure_caption(fspec).replace(":", " ").replace(",", " ").split())
+            others = (words & set(cfg["dataset"])) - {fspec.get("dataset")}
+            assert not others, f"{paper}.figures.{name} caption names {sorted(others)}"

@@ -206,6 +206,12 @@ def test_a_figure_caption_names_the_data_set_it_draws():
         == "kappa-error diagram of wine: pairs"
     )
     assert figure_caption({"caption": "centroids"}) == "centroids"
+    for names, said in (
+        (["sonar"], "sonar"),
+        (["musk2", "sonar"], "musk2 and sonar"),
+        (["a", "b", "c"], "a, b and c"),
+    ):
+        assert figure_caption({"caption": "on {datasets}.", "dataset_order": names}) == f"on {said}."
 
 
 def test_a_method_the_paper_lacks_gets_no_published_column(tmp_path):

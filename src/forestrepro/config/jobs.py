@@ -285,6 +285,13 @@ def plan_spec_files(
         for figure, fcfg in pcfg.get("figures", {}).items():
             exp = pcfg["experiments"][fcfg["experiment"]]
             methods = [m for m in exp["methods"] if m in fcfg.get("methods", exp["methods"])]
-            spec = {"tag": tag, "paper": paper, "figure": figure, **fcfg, "method_order": methods}
+            spec = {
+                "tag": tag,
+                "paper": paper,
+                "figure": figure,
+                **fcfg,
+                "method_order": methods,
+                "dataset_order": list(exp["datasets"]),
+            }
             files[figure_spec_path(results, tag, paper, figure)] = _dump(spec)
     return jobs, files
