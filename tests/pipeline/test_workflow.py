@@ -1,8 +1,8 @@
 """The Snakemake workflow end to end on a tiny configuration (two small data sets, 2 folds).
 
 Checks what a user relies on: the report is made; a rerun with nothing changed does nothing;
-`--cores 1` and `--cores 2` give byte-identical tables; an interrupted run resumes without
-redoing finished jobs; bad input stops with a clear message.
+`--cores 1` and `--cores 2` give byte-identical tables; a run killed with SIGKILL resumes (after
+README's `--unlock`) without redoing finished jobs; bad input stops with a clear message.
 """
 
 import os
@@ -91,21 +91,26 @@ def test_unchanged_rerun_does_nothing(finished_run):
     assert "Nothing to be done" in proc.stdout + proc.stderr
 
 
-def test_interrupted_run_resumes_without_redoing_finished_jobs_and_cores_do_not_change_the_numbers(
+def test_run_killed_hard_resumes_after_unlock_without_redoing_finished_jobs_and_cores_do_not_change_the_numbers(
     finished_run, tmp_path
 ):
-    """One run at --cores 1, stopped after two jobs and resumed: the finished jobs are not redone,
-    and its tables are byte for byte those of the --cores 2 run (one run checks both, since a
-    whole run costs minutes)."""
+    """One run at --cores 1, killed with SIGKILL (a lost machine) after two jobs: the same
+    command is refused and names ``--unlock`` (Snakemake's lock outlives its owner); README's
+    resume, ``--unlock`` with the same ``--config`` and then the same command, finishes
+    without redoing the finished jobs, and the tables are byte for byte those of the --cores 2
+    run (one run checks both, since a whole run costs minutes)."""
     proc = snakemake(tmp_path, "--cores", "1", background=True)
     runs = tmp_path / "results" / "runs" / "tiny" / "brf" / "main"
     deadline = time.time() + 1200  # generous: a loaded machine (CI beside a long run) is slow
     while time.time() < deadline and proc.poll() is None and len(list(runs.glob("*/*.csv"))) < 2:
         time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGTERM)
+    os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=60)
     finished = {p: p.stat().st_mtime_ns for p in runs.glob("*/*.csv")}
     assert finished, "no job finished before the interruption"
+    refused = snakemake(tmp_path, "--cores", "1", check=False)
+    assert refused.returncode != 0 and "--unlock" in refused.stdout + refused.stderr
+    snakemake(tmp_path, "--unlock")
     snakemake(tmp_path, "--cores", "1")
     assert (tmp_path / "results" / "report" / "tiny" / "index.md").exists()
     for path, mtime in finished.items():
