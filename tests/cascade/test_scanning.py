@@ -207,7 +207,11 @@ def test_scanner_parameters_are_checked(params):
 
 @pytest.mark.parametrize(
     "params, named",
-    [({"scanner": 3}, "scanner"), ({"cascade": "wdf"}, "cascade"), ({"random_state": "seed"}, "random_state")],
+    [
+        ({"scanner": 3}, "scanner"),
+        ({"cascade": "wdf"}, "cascade"),
+        ({"random_state": "seed"}, "random_state"),
+    ],
 )
 def test_deep_forest_parameters_are_checked_by_their_declared_constraints(params, named):
     X, y = _sequences(n=30, length=24)
