@@ -105,13 +105,13 @@ def test_sweep_gives_one_config_per_value():
     config = {
         "name": "rf",
         "estimator": "textbook_rf",
-        "params": {"n_estimators": 100, "voting": "majority"},
+        "params": {"n_estimators": 100, "voting": "hard"},
         "grid": {},
     }
     swept = _sweep_configs(config, {"param": "params.n_estimators", "values": [1, 10]})
     assert [v for v, _ in swept] == [1, 10]
     assert [c["params"]["n_estimators"] for _, c in swept] == [1, 10]
-    assert all(c["params"]["voting"] == "majority" for _, c in swept)
+    assert all(c["params"]["voting"] == "hard" for _, c in swept)
     assert config["params"]["n_estimators"] == 100
     assert _sweep_configs(config, None) == [(None, config)]
 

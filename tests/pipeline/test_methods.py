@@ -46,7 +46,7 @@ def test_every_estimator_key_names_its_class_and_every_configured_method_builds(
 
 def test_majority_vote_counts_trees():
     X, y = make_classification(n_samples=120, n_features=6, random_state=0)
-    forest = TextbookRandomForestClassifier(n_estimators=7, voting="majority", random_state=0).fit(X, y)
+    forest = TextbookRandomForestClassifier(n_estimators=7, voting="hard", random_state=0).fit(X, y)
     votes = np.stack([tree.predict(X).astype(int) for tree in forest.ensemble_.estimators_])
     expected = (votes == 1).sum(axis=0) > 3.5
     np.testing.assert_array_equal(forest.predict(X), expected.astype(int))
@@ -69,7 +69,7 @@ def test_same_seed_same_forest_whatever_n_jobs(feature_subset):
     "params",
     [
         {"n_estimators": 5},
-        {"n_estimators": 5, "feature_subset": "per_tree", "voting": "average", "bootstrap_fraction": 0.8},
+        {"n_estimators": 5, "feature_subset": "per_tree", "voting": "soft", "bootstrap_fraction": 0.8},
     ],
 )
 def test_textbook_forest_passes_check_estimator(params):

@@ -12,9 +12,8 @@ A random forest is a majority vote over trees; tree t is grown by an algorithm A
 A is scikit-learn's CART grower with the textbook's information Gain (``criterion="entropy"``)
 or Gini. ``voting="hard"`` counts one vote per tree (ties go to the class listed first in
 ``classes_``); ``voting="soft"`` averages the trees' class probabilities as scikit-learn's
-``RandomForestClassifier`` does. These are the words of every forest of ``ensembles/``; the
-textbook's own, ``"majority"`` and ``"average"``, are accepted for them (``conf/method/rf.yaml``
-says ``majority``).
+``RandomForestClassifier`` does. These are the words of every forest of ``ensembles/`` (the
+textbook's majority vote is ``"hard"``).
 """
 
 from __future__ import annotations
@@ -46,9 +45,9 @@ class TextbookRandomForestClassifier(ClassifierMixin, BaseEstimator):
         m'/m, the size of each tree's bootstrap sample relative to the data.
     criterion : {"entropy", "gini", "log_loss"}, default="entropy"
         Information gain (``"entropy"``, ``"log_loss"``) or Gini.
-    voting : {"hard", "soft", "majority", "average"}, default="hard"
-        One vote per tree (``"hard"``, the textbook's ``"majority"``) or the mean of the
-        trees' class probabilities (``"soft"``, the textbook's ``"average"``).
+    voting : {"hard", "soft"}, default="hard"
+        One vote per tree (``"hard"``, the textbook's majority vote) or the mean of the
+        trees' class probabilities (``"soft"``).
     random_state : int, RandomState or None, default=None
         Seed of the bootstrap samples and feature draws.
     n_jobs : int or None, default=None
@@ -66,7 +65,7 @@ class TextbookRandomForestClassifier(ClassifierMixin, BaseEstimator):
         "feature_subset": [StrOptions({"per_node", "per_tree"})],
         "bootstrap_fraction": [Interval(Real, 0.0, 1.0, closed="right")],
         "criterion": [StrOptions({"entropy", "gini", "log_loss"})],
-        "voting": [StrOptions({"hard", "soft", "majority", "average"})],
+        "voting": [StrOptions({"hard", "soft"})],
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
     }
@@ -152,7 +151,7 @@ class TextbookRandomForestClassifier(ClassifierMixin, BaseEstimator):
         """Vote fractions (hard voting) or averaged tree probabilities (soft voting)."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
-        if self.voting in ("soft", "average"):
+        if self.voting == "soft":
             return self.ensemble_.predict_proba(X)
         return self._tree_votes(X) / len(self.ensemble_.estimators_)
 
