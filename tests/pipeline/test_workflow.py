@@ -86,6 +86,19 @@ def test_report_is_made(finished_run):
     assert "sha256" in provenance
 
 
+def test_snakemake_report_embeds_our_report_with_its_figures(finished_run, tmp_path):
+    # issue 26 #4: `snakemake --report` shows the pipeline's own report, figures working
+    import zipfile
+
+    snakemake(finished_run, "--report", str(tmp_path / "report.zip"))
+    with zipfile.ZipFile(tmp_path / "report.zip") as archive:
+        names = archive.namelist()
+        page = next(n for n in names if n.endswith("/tiny.html"))
+        html = archive.read(page).decode()
+    assert "data:image/png;base64," in html and 'src="figures/' not in html
+    assert any(n.endswith("/brf_table2.csv") for n in names)
+
+
 def test_unchanged_rerun_does_nothing(finished_run):
     proc = snakemake(finished_run, "--cores", "2", "--dry-run")
     assert "Nothing to be done" in proc.stdout + proc.stderr
