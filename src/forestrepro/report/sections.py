@@ -122,7 +122,7 @@ def figure_caption(fspec: dict) -> str:
     """A figure's caption, with ``{dataset}`` replaced by the data set it draws and
     ``{datasets}`` by its experiment's data sets ("musk2 and sonar")."""
     names = list(fspec.get("dataset_order", []))
-    datasets = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    datasets = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else "".join(names)
     return (
         fspec["caption"].replace("{dataset}", str(fspec.get("dataset", ""))).replace("{datasets}", datasets)
     )

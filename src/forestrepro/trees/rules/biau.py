@@ -39,7 +39,6 @@ from .banzhaf_rule import BANZHAF_OPTIONS
 from .base import CompiledSplitRule
 
 IMPORTANCES = ("gain_ratio", "banzhaf")
-_OF = ("cell", "data")
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
@@ -100,7 +99,7 @@ class StrongWeakMidpoint(CompiledSplitRule):
     """Biau12's node rule; ``strong``: indices of the strong features; ``of``: "cell" or
     "data" (the midpoint's range)."""
 
-    _parameter_constraints: ClassVar[dict[str, list]] = {"of": [StrOptions(set(_OF))]}
+    _parameter_constraints: ClassVar[dict[str, list]] = {"of": BANZHAF_OPTIONS["of"]}
 
     strong: tuple[int, ...] = ()
     of: str = "cell"
@@ -200,7 +199,7 @@ def feature_scores(X, y, importance="gain_ratio", *, root_cell=None, of="cell", 
     ``BanzhafMidpoint``; "banzhaf", Biau12V).  ``root_cell``: ``(lo, hi)``, default the
     data range.  Constant features score ``-inf``."""
     check_value("importance", importance, [StrOptions(set(IMPORTANCES))])
-    check_value("of", of, [StrOptions(set(_OF))])
+    check_value("of", of, BANZHAF_OPTIONS["of"])
     X = np.ascontiguousarray(X, dtype=np.float32)
     _, labels = np.unique(y, return_inverse=True)
     labels = labels.astype(np.intp)
