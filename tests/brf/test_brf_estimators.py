@@ -29,11 +29,23 @@ from forestrepro.trees.rules import Midpoint
             oob_score=True,
             random_state=0,
         ),
+        BanzhafForestClassifier(
+            5, interdependence="beats_partner", feature_subset="per_node", random_state=0
+        ),
+        BanzhafForestClassifier(5, node_criterion="gain_ratio", voting="soft"),
         GainRatioForestClassifier(5, feature_subset="per_node", random_state=0),
         Biau12ForestClassifier(5),
         Biau12ForestClassifier(5, importance="banzhaf", n_strong=2, h_offset=1.0, random_state=0),
     ],
-    ids=["brf", "pbrf-sample", "rf-gain-ratio", "biau12", "biau12v"],
+    ids=[
+        "brf",
+        "pbrf-sample",
+        "brf-beats-partner-per-node",
+        "brf-gr-nodes-soft",
+        "rf-gain-ratio",
+        "biau12",
+        "biau12v",
+    ],
 )
 @pytest.mark.filterwarnings("ignore:Some inputs do not have OOB scores")
 def test_check_estimator(estimator):

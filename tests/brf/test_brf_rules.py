@@ -78,8 +78,8 @@ def test_partner_counts_order_players_as_beta_does():
         assert node_range(X, samples, 0, 120, f, False, lo, hi, bounds[f])
         node_codes(X, samples, 0, 120, f, bounds[f, 0], bounds[f, 1], 2, codes[f])
     a, beta = np.empty(8), np.empty(8)
-    player_scores(y, w, 3, samples, 0, 120, counts, codes, 2, 3, False, a)
-    player_scores(y, w, 3, samples, 0, 120, counts, codes, 2, 3, True, beta)
+    player_scores(y, w, 3, samples, 0, 120, counts, codes, 2, 3, False, False, a)
+    player_scores(y, w, 3, samples, 0, 120, counts, codes, 2, 3, True, False, beta)
     assert len(set(a)) > 1
     for i in range(8):
         for j in range(8):
@@ -161,7 +161,7 @@ def test_two_sample_nodes_have_no_interdependence(of_data):
         mi, cmi = np.empty(5), np.empty((5, 5))
         node_information(y, w, 2, samples, 0, 2, np.array([1.0, 3.0]), codes, n_bins, mi, cmi)
         partners = np.empty(5, dtype=np.intp)
-        count_partners(mi, cmi, partners)
+        count_partners(mi, cmi, False, partners)
         assert not partners.any()
 
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 from numbers import Integral
 
 from .._validation import Interval, StrOptions, at_least
+from ..trees.banzhaf import INTERDEPENDENCE
 from ..trees.rules.banzhaf_rule import MAX_BINS, BanzhafMidpoint
 from ..trees.rules.best_threshold import BestThreshold
+from ..trees.rules.midpoint import Midpoint
 from ._base import PaperForest, base_arguments, paper_h
 
 __all__ = ["BanzhafForestClassifier", "GainRatioForestClassifier", "paper_h"]
@@ -63,6 +65,16 @@ class BanzhafForestClassifier(PaperForest):
         Largest index (Algorithm 1) or drawn with probability ``zeta`` (Sec. 5.1).
     root_cell : {"data", "unit"}, default="data"
         Root cell: the training data range, or ``[0, 1]**M`` for data scaled to it.
+    interdependence : {"eq4", "beats_partner"}, default="eq4"
+        Eq. 4 as printed, or the reading under which an informative feature has the larger
+        index (``forestrepro.trees.banzhaf.count_partners``).
+    node_criterion : {"banzhaf", "gain_ratio"}, default="banzhaf"
+        How a node below the root chooses its feature: the Banzhaf index, or (a control
+        forest, not in the paper) the gain ratio of each candidate's midpoint cut, as BRF's
+        root does; everything else stays BRF's.
+    feature_subset : {"per_tree", "per_node"}, default="per_tree"
+        The ``h`` features drawn once per tree (Sec. 4.3) or at every node (Breiman's
+        ``mtry``, an ablation).
     """
 
     _parameter_constraints: dict[str, list] = {
@@ -73,6 +85,9 @@ class BanzhafForestClassifier(PaperForest):
         "of": [StrOptions({"cell", "data"})],
         "selection": [StrOptions({"argmax", "sample"})],
         "root_cell": [StrOptions({"data", "unit"})],
+        "interdependence": [StrOptions(set(INTERDEPENDENCE))],
+        "node_criterion": [StrOptions({"banzhaf", "gain_ratio"})],
+        "feature_subset": [StrOptions({"per_tree", "per_node"})],
     }
 
     def __init__(
@@ -87,6 +102,9 @@ class BanzhafForestClassifier(PaperForest):
         of="cell",
         selection="argmax",
         root_cell="data",
+        interdependence="eq4",
+        node_criterion="banzhaf",
+        feature_subset="per_tree",
         max_depth=None,
         min_samples_split=2,
         max_leaf_nodes=None,
@@ -105,19 +123,37 @@ class BanzhafForestClassifier(PaperForest):
         self.of = of
         self.selection = selection
         self.root_cell = root_cell
+        self.interdependence = interdependence
+        self.node_criterion = node_criterion
+        self.feature_subset = feature_subset
 
     def _check_params(self):
         super()._check_params()
+        if self.node_criterion == "gain_ratio":
+            if self.variant == "pbrf":
+                raise ValueError(
+                    "node_criterion='gain_ratio' chooses every node by the gain ratio, so there is no Banzhaf "
+                    "root for variant='pbrf'; use variant='brf'"
+                )
+            self._rule = Midpoint(score="gain_ratio", of=self.of)
+            return
         self._rule = BanzhafMidpoint(
             root="banzhaf" if self.variant == "pbrf" else "gain_ratio",
             of=self.of,
             n_bins=self.n_bins,
             max_coalition=self.max_coalition,
             selection=self.selection,
+            interdependence=self.interdependence,
         )
 
     def _tree_kwargs(self):
-        return dict(split_rule=self._rule, subspace_size=self.h_, max_features=None, root_cell=self.root_cell)
+        per_tree = self.feature_subset == "per_tree"
+        return dict(
+            split_rule=self._rule,
+            subspace_size=self.h_ if per_tree else None,
+            max_features=None if per_tree else self.h_,
+            root_cell=self.root_cell,
+        )
 
 
 class GainRatioForestClassifier(PaperForest):

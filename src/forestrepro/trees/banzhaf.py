@@ -48,8 +48,11 @@ probability ``zeta`` (the selection model of the consistency proof, Sec. 5.1).
 *Uninformative features.*  A feature with ``I(f_i; y) = 0`` (pure noise) satisfies Eq. (4)
 with every partner (``0 <= I(f_i; y | f_j)``), so it has the most partners and the largest
 index; with plug-in estimates it nearly does (the conditional estimate has the larger
-upward bias).  This is the paper's definition, kept as is: at nodes below the root BRF
-then tends to cut noise features rather than informative ones.
+upward bias).  This is the paper's definition, kept as the default ("eq4"): at nodes below
+the root BRF then tends to cut noise features rather than informative ones.  The reading
+"beats_partner" (``count_partners``) compares ``I(f_i; y | f_j)`` with what the partner says
+alone, ``I(f_j; y)``, so that the informative features have the most partners; it is not in
+the text, and the report runs it beside the default as an ablation.
 
 Counts are float64, exact while below ``2**53``; Eq. (1) needs ``2**(n-1)`` to be finite,
 so it takes at most 1024 players (the bounded form has no such limit in practice).
@@ -135,13 +138,25 @@ def powers(n_partners, max_coalition, out):
         out[i] = by_a[a]
 
 
+INTERDEPENDENCE = ("eq4", "beats_partner")
+"""The readings of the interdependence relation (``count_partners``)."""
+
+
 @njit(cache=True, nogil=True)
-def count_partners(mi, cmi, out):
-    """``out[i]``: the number of ``j != i`` interdependent with ``i`` (Eq. 4)."""
+def count_partners(mi, cmi, beats_partner, out):
+    """``out[i]``: the number of ``j != i`` interdependent with ``i``.
+
+    ``beats_partner=False`` ("eq4", the text as printed): ``I(f_i; y) <= I(f_i; y | f_j)``,
+    knowing ``f_j`` does not lower what ``f_i`` says about the class.  ``True``
+    ("beats_partner", a reading not in the text, under which an informative feature has the
+    larger index): ``I(f_j; y) <= I(f_i; y | f_j)``, ``f_i`` adds, beyond ``f_j``, at least
+    what ``f_j`` says alone.  A pure-noise ``f_i`` then wins only against partners that say
+    nothing either, and an informative one against the noise and the weaker features."""
     h = mi.shape[0]
     for i in range(h):
         a = 0
         for j in range(h):
-            if j != i and mi[i] <= cmi[i, j] + INTERDEPENDENCE_TOL:
+            base = mi[j] if beats_partner else mi[i]
+            if j != i and base <= cmi[i, j] + INTERDEPENDENCE_TOL:
                 a += 1
         out[i] = a

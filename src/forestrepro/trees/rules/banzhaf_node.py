@@ -133,16 +133,17 @@ def node_information(y, w, n_classes, samples, start, end, counts, codes, n_bins
 
 
 @njit(cache=True, nogil=True)
-def scores_from_information(mi, cmi, max_coalition, as_power, out):
+def scores_from_information(mi, cmi, max_coalition, as_power, beats_partner, out):
     """Score of each player from the node's mutual information: the interdependence
-    relation (Eq. 4) gives each player's number ``a`` of interdependent partners;
+    relation (Eq. 4, or the ``beats_partner`` reading: ``banzhaf.count_partners``) gives each
+    player's number ``a`` of interdependent partners;
     ``as_power``: ``out = beta``, Eq. (1) or its bounded form (Sec. 4.4); otherwise
     ``out = a``.  ``beta`` strictly increases with ``a`` (``banzhaf`` module docstring), so
     both orders, and ties, are the same: the argmax of Algorithm 1 needs only ``a``, the
     selection by ``zeta`` needs ``beta``."""
     h = mi.shape[0]
     partners = np.empty(h, dtype=np.intp)
-    count_partners(mi, cmi, partners)
+    count_partners(mi, cmi, beats_partner, partners)
     if as_power:
         powers(partners, max_coalition, out)
     else:
@@ -151,13 +152,15 @@ def scores_from_information(mi, cmi, max_coalition, as_power, out):
 
 
 @njit(cache=True, nogil=True)
-def player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins, max_coalition, as_power, out):
+def player_scores(
+    y, w, n_classes, samples, start, end, counts, codes, n_bins, max_coalition, as_power, beats_partner, out
+):
     """``scores_from_information`` for the players whose bins at the node are ``codes``."""
     h = codes.shape[0]
     mi = np.empty(h)
     cmi = np.empty((h, h))
     node_information(y, w, n_classes, samples, start, end, counts, codes, n_bins, mi, cmi)
-    scores_from_information(mi, cmi, max_coalition, as_power, out)
+    scores_from_information(mi, cmi, max_coalition, as_power, beats_partner, out)
 
 
 @njit(cache=True, nogil=True)
@@ -203,7 +206,21 @@ def node_bitsets(X, y, w, n_classes, samples, start, end, counts, players, bound
 
 @njit(cache=True, nogil=True)
 def node_scores(
-    X, y, w, n_classes, samples, start, end, counts, players, bounds, n_bins, max_coalition, as_power, out
+    X,
+    y,
+    w,
+    n_classes,
+    samples,
+    start,
+    end,
+    counts,
+    players,
+    bounds,
+    n_bins,
+    max_coalition,
+    as_power,
+    beats_partner,
+    out,
 ):
     """``scores_from_information`` of the node's ``players`` (cut at the midpoints of
     ``bounds``): counted from bit sets where the node qualifies (``node_bitsets``), else
@@ -215,9 +232,23 @@ def node_scores(
             mi = np.empty(h)
             cmi = np.empty((h, h))
             information_from_bitsets(sets, k, n_planes, mi, cmi)
-            scores_from_information(mi, cmi, max_coalition, as_power, out)
+            scores_from_information(mi, cmi, max_coalition, as_power, beats_partner, out)
             return
     codes = np.empty((h, end - start), dtype=np.uint8)
     for u in range(h):
         node_codes(X, samples, start, end, players[u], bounds[u, 0], bounds[u, 1], n_bins, codes[u])
-    player_scores(y, w, n_classes, samples, start, end, counts, codes, n_bins, max_coalition, as_power, out)
+    player_scores(
+        y,
+        w,
+        n_classes,
+        samples,
+        start,
+        end,
+        counts,
+        codes,
+        n_bins,
+        max_coalition,
+        as_power,
+        beats_partner,
+        out,
+    )

@@ -47,6 +47,7 @@ from numba import njit
 
 from ..._validation import Interval, StrOptions, at_least, check_params
 from .._kernel_api import SPLIT_KERNEL_SIG
+from ..banzhaf import INTERDEPENDENCE
 from . import _scan, gain_ratio
 from .banzhaf_node import node_range, node_scores, select
 from .base import CompiledSplitRule
@@ -75,6 +76,7 @@ def banzhaf_split(
     n_bins,
     max_coalition,
     sample,
+    beats_partner,
     rng,
 ):
     """Algorithm 1 at one node: ``(feature, midpoint)`` of the chosen player, or
@@ -116,6 +118,7 @@ def banzhaf_split(
                 n_bins,
                 max_coalition,
                 sample,
+                beats_partner,
                 scores,
             )
         chosen = select(scores, sample, rng)
@@ -142,7 +145,8 @@ def banzhaf_midpoint_kernel(
     Xf,
     buf,
 ):
-    """``params = [root is Banzhaf, of data, n_bins, max_coalition (-1: Eq. 1), sample]``."""
+    """``params = [root is Banzhaf, of data, n_bins, max_coalition (-1: Eq. 1), sample,
+    beats_partner]``."""
     of_data = params[1] > 0.0
     if depth == 0 and params[0] == 0.0:
         return _scan.best_midpoint(
@@ -183,6 +187,7 @@ def banzhaf_midpoint_kernel(
         np.intp(params[2]),
         np.intp(params[3]),
         params[4] > 0.0,
+        params[5] > 0.0,
         rng,
     )
 
@@ -202,12 +207,15 @@ class BanzhafMidpoint(CompiledSplitRule):
     ``root``: "gain_ratio" (BRF) or "banzhaf" (PBRF); ``of``: "cell" or "data" (midpoint
     and bin range); ``n_bins``: bins per feature for the mutual information;
     ``max_coalition``: the bound ``w`` of Sec. 4.4 (None: Eq. 1 over all coalitions);
-    ``selection``: "argmax" (Algorithm 1) or "sample" (probability ``zeta``, Sec. 5.1).
+    ``selection``: "argmax" (Algorithm 1) or "sample" (probability ``zeta``, Sec. 5.1);
+    ``interdependence``: "eq4" (Eq. 4 as printed) or "beats_partner" (the reading under which
+    an informative feature has the larger index; ``forestrepro.trees.banzhaf.count_partners``).
     """
 
     _parameter_constraints: ClassVar[dict[str, list]] = {
         "root": [StrOptions(set(_ROOTS))],
         "selection": [StrOptions(set(_SELECTIONS))],
+        "interdependence": [StrOptions(set(INTERDEPENDENCE))],
         **BANZHAF_OPTIONS,
     }
 
@@ -216,6 +224,7 @@ class BanzhafMidpoint(CompiledSplitRule):
     n_bins: int = 2
     max_coalition: int | None = 3
     selection: str = "argmax"
+    interdependence: str = "eq4"
 
     def __post_init__(self):
         check_params(self)
@@ -236,5 +245,6 @@ class BanzhafMidpoint(CompiledSplitRule):
                 float(self.n_bins),
                 -1.0 if self.max_coalition is None else float(self.max_coalition),
                 float(self.selection == "sample"),
+                float(self.interdependence == "beats_partner"),
             ]
         )

@@ -186,6 +186,7 @@ def _banzhaf_scores(X, y, w, n_classes, of_data, cell_lo, cell_hi, n_bins, max_c
         n_bins,
         max_coalition,
         True,
+        False,  # Eq. 4 as printed
         beta,
     )
     for u in range(n_players):
