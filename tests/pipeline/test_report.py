@@ -354,6 +354,75 @@ def test_a_cause_is_attached_only_where_its_test_holds():
     assert fed.loc["d2", "cause"] == UNEXPLAINED and fed.loc["d2", "candidates"] == ""
 
 
+def test_a_shared_deviation_is_attached_only_where_every_other_method_moves_the_same_way():
+    from forestrepro.report.deviations import UNEXPLAINED, explain
+
+    # d1: every method 0.10-0.12 above the paper; d2: one baseline within tolerance;
+    # d3: all above, but m's deviation (0.30) is far larger than the others' (0.10 + 0.02)
+    cells = pd.DataFrame(
+        {
+            "dataset": ["d1"] * 3 + ["d2"] * 3 + ["d3"] * 3,
+            "method": ["m", "b1", "b2"] * 3,
+            "published_mean": [0.5] * 9,
+            "mean": [0.62, 0.61, 0.60, 0.62, 0.51, 0.60, 0.80, 0.60, 0.60],
+            "tolerance": [0.02] * 9,
+        }
+    )
+    cells["delta"] = cells["mean"] - cells["published_mean"]
+    cells["within"] = [abs(d) <= 0.02 for d in cells["delta"]]
+    spec = {
+        "paper": "p",
+        "table": "t",
+        "causes": [{"cause": "protocol", "text": "shared", "test": "shared_deviation"}],
+    }
+    got = explain(cells, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d1", "m"), "cause"] == "protocol"
+    assert "b1 +0.1100" in got.loc[("d1", "m"), "evidence"]
+    assert got.loc[("d1", "b1"), "cause"] == "protocol"  # each baseline, too: the others move with it
+    assert got.loc[("d2", "m"), "cause"] == UNEXPLAINED  # b1 reproduces the paper on d2
+    assert got.loc[("d3", "m"), "cause"] == UNEXPLAINED  # 0.30 > 0.10 + 0.02
+    assert got.loc[("d3", "b1"), "cause"] == "protocol"  # 0.10 <= 0.30 + 0.02
+    # a deviation of the other sign is not shared
+    flipped = cells.copy()
+    flipped.loc[(flipped["dataset"] == "d1") & (flipped["method"] == "b2"), ["mean", "delta"]] = [0.4, -0.1]
+    got = explain(flipped, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
+
+
+def test_a_stand_in_cause_needs_a_declared_stand_in_of_another_shape():
+    from forestrepro.report.deviations import UNEXPLAINED, explain
+
+    cells = pd.DataFrame(
+        {
+            "dataset": ["s", "r", "t"],
+            "method": ["m", "m", "m"],
+            "published_mean": [90.0, 90.0, 90.0],
+            "mean": [80.0, 80.0, 80.0],
+            "delta": [-10.0, -10.0, -10.0],
+            "tolerance": [2.0, 2.0, 2.0],
+            "within": [False, False, False],
+        }
+    )
+    spec = {"paper": "p", "table": "t", "causes": [{"cause": "data", "text": "x", "test": "stand_in"}]}
+    dataset_specs = {
+        "s": {"stand_in": "Another corpus.", "published": {"p": {"rows": 50000, "features": 1024}}},
+        "r": {"stand_in": None, "published": {"p": {"rows": 50000}}},  # the paper's own data, fewer rows
+        "t": {"stand_in": "Same shape.", "published": {"p": {"rows": 1000, "features": 8}}},
+    }
+    provenance = {
+        "s": {"shape": {"rows": 1000, "features": 1}},
+        "r": {"shape": {"rows": 1000}},
+        "t": {"shape": {"rows": 1000, "features": 8}},
+    }
+    got = explain(cells, spec, lambda table: None, dataset_specs, provenance).set_index("dataset")
+    assert got.loc["s", "cause"] == "data"
+    assert (
+        "Another corpus. Shape: rows 1000 (paper 50000), features 1 (paper 1024)" in got.loc["s", "evidence"]
+    )
+    assert got.loc["r", "cause"] == UNEXPLAINED  # not declared a stand-in
+    assert got.loc["t", "cause"] == UNEXPLAINED  # a stand-in of the paper's shape: nothing measured differs
+
+
 def test_a_table_keeps_the_rows_its_runs_fed_the_method():
     runs = pd.DataFrame(
         {"dataset": ["a", "a"], "method": ["m", "m"], "accuracy": [0.5, 0.7], "n_rows": [90, 90]}

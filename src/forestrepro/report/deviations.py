@@ -15,7 +15,17 @@ Tests:
   ``ablation_method``, by default the cell's own) lies within this cell's tolerance of the
   published value: the other reading reproduces the paper;
 - ``better_than_published``: ours beats the published value by more than the tolerance (in the
-  table's direction), as a better-tuned baseline would.
+  table's direction), as a better-tuned baseline would;
+- ``shared_deviation``: every other method of the table with a published value on the same data
+  set lies outside tolerance in the same direction (at least one does), and this cell's
+  deviation is no larger than theirs plus the tolerance: the paper's own baselines move with it,
+  so the difference lies in what the methods share (the data as the paper had it, or the
+  protocol), not in the method;
+- ``stand_in``: the cell's data set is a declared stand-in (``stand_in`` in its config) whose
+  shape, as fed to the method, differs from the paper's Table 1: the cell is not computed on the
+  paper's data, so it cannot test the paper's number. A rule names the stand-ins it covers
+  (``datasets``): a stand-in that is a part of the paper's data (fewer rows of the same
+  features) does not explain a cell by itself, and is left to other tests.
 
 A measurable difference that no test ties to the cell (our data's shape differs from the
 paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell as a
@@ -30,7 +40,7 @@ import pandas as pd
 
 CAUSES = ("reading", "baseline", "protocol", "data")
 UNEXPLAINED = "unexplained"
-TESTS = ("ablation_within", "better_than_published")
+TESTS = ("ablation_within", "better_than_published", "shared_deviation", "stand_in")
 
 
 def _in_scope(rule: dict, table: str, cell) -> bool:
@@ -40,8 +50,56 @@ def _in_scope(rule: dict, table: str, cell) -> bool:
     )
 
 
-def _test(rule: dict, cell, spec: dict, table_cells: Callable[[str], pd.DataFrame | None]) -> str | None:
+def _shared_deviation(cell, cells: pd.DataFrame) -> str | None:
+    """The evidence that every other method on ``cell``'s data set deviates the same way, or None."""
+    others = cells[
+        (cells["dataset"] == cell["dataset"])
+        & (cells["method"] != cell["method"])
+        & cells["published_mean"].notna()
+        & cells["mean"].notna()
+    ]
+    if others.empty or not (others["within"].map(lambda v: v is False)).all():
+        return None
+    if not (others["delta"] * cell["delta"] > 0).all():
+        return None
+    largest = float(others["delta"].abs().max())
+    if abs(cell["delta"]) > largest + cell["tolerance"]:
+        return None
+    moved = ", ".join(f"{m} {d:+.4f}" for m, d in zip(others["method"], others["delta"], strict=True))
+    return f"this cell {cell['delta']:+.4f}; the other methods on {cell['dataset']}: {moved}"
+
+
+def _stand_in(cell, paper: str, dataset_specs: dict, data_provenance: dict) -> str | None:
+    """The evidence that ``cell`` is computed on a stand-in of another shape, or None."""
+    dspec = dataset_specs.get(cell["dataset"], {})
+    if not dspec.get("stand_in"):
+        return None
+    published = (dspec.get("published") or {}).get(paper) or {}
+    shape = dict((data_provenance.get(cell["dataset"]) or {}).get("shape", {}))
+    if cell.get("rows_fed") is not None and not pd.isna(cell.get("rows_fed")):
+        shape["rows"] = int(cell["rows_fed"])
+    diffs = [
+        f"{key} {shape[key]} (paper {published[key]})"
+        for key in ("rows", "features")
+        if published.get(key) is not None and shape.get(key) is not None and published[key] != shape[key]
+    ]
+    return f"{dspec['stand_in']} Shape: " + ", ".join(diffs) if diffs else None
+
+
+def _test(
+    rule: dict,
+    cell,
+    spec: dict,
+    table_cells: Callable[[str], pd.DataFrame | None],
+    cells: pd.DataFrame,
+    dataset_specs: dict,
+    data_provenance: dict,
+) -> str | None:
     """The evidence if ``rule``'s test holds for ``cell``, else None."""
+    if rule["test"] == "shared_deviation":
+        return _shared_deviation(cell, cells)
+    if rule["test"] == "stand_in":
+        return _stand_in(cell, spec["paper"], dataset_specs, data_provenance)
     if rule["test"] == "better_than_published":
         sign = 1.0 if spec.get("higher_is_better", True) else -1.0
         if sign * cell["delta"] > cell["tolerance"]:
@@ -101,7 +159,7 @@ def explain(
         cause, evidence = UNEXPLAINED, ""
         for rule in spec.get("causes", []):
             if _in_scope(rule, spec["table"], cell):
-                found = _test(rule, cell, spec, table_cells)
+                found = _test(rule, cell, spec, table_cells, cells, dataset_specs, data_provenance)
                 if found is not None:
                     cause, evidence = rule["cause"], f"{rule['text']} ({found})"
                     break
