@@ -164,3 +164,46 @@ def test_parameters_are_checked(params):
     X, y = blobs(30, n_features=3)
     with pytest.raises(ValueError):
         CascadeForestClassifier(**{**SMALL, **params}).fit(X, y)
+
+
+def test_early_stopping_outcome_by_hand():
+    from forestrepro.cascade.forest import early_stopping_outcome
+
+    accuracies = [0.50, 0.60, 0.55, 0.58, 0.61, 0.60, 0.59, 0.58]
+    # one round: level 3 (0.55) does not beat level 2 (0.60): 3 levels grown, level 2 answers
+    assert early_stopping_outcome(accuracies, 1) == (3, 2)
+    assert early_stopping_outcome(accuracies, 2) == (4, 2)
+    # three rounds: level 5 (0.61) beats level 2 before three levels have passed
+    assert early_stopping_outcome(accuracies, 3) == (8, 5)
+    # the trace ends before the rule stops (max_levels): every level, the best of them
+    assert early_stopping_outcome(accuracies, 4) == (8, 5)
+    assert early_stopping_outcome([0.7, 0.7, 0.7], 1) == (2, 1)  # a tie is no improvement
+    with pytest.raises(ValueError, match="at least 1"):
+        early_stopping_outcome(accuracies, 0)
+
+
+@pytest.mark.parametrize("weighting", ["none", "accuracy"])
+def test_a_stricter_stopping_rule_is_read_off_the_longer_cascade(weighting):
+    from forestrepro.cascade.forest import early_stopping_outcome
+
+    X, y = blobs(150, n_features=4, seed=7)
+    X_test, _ = blobs(50, n_features=4, seed=8)
+    params = dict(n_rf=1, n_crf=1, n_trees=6, max_levels=12, weighting=weighting, random_state=3)
+    longer = CascadeForestClassifier(**params, early_stopping_rounds=4)
+    proba = longer.fit_predict_proba(X, y, X_test)
+    # the answer is the best level's row of the per-level test predictions
+    np.testing.assert_array_equal(
+        longer.level_test_predictions_[longer.best_level_ - 1], longer.classes_[np.argmax(proba, axis=1)]
+    )
+    grown = set()
+    for rounds in (1, 2, 3):
+        direct = CascadeForestClassifier(**params, early_stopping_rounds=rounds)
+        direct_proba = direct.fit_predict_proba(X, y, X_test)
+        n_levels, best_level = early_stopping_outcome(longer.level_accuracies_, rounds)
+        assert (n_levels, best_level) == (direct.n_levels_, direct.best_level_)
+        np.testing.assert_array_equal(
+            longer.level_test_predictions_[best_level - 1], direct.classes_[np.argmax(direct_proba, axis=1)]
+        )
+        np.testing.assert_array_equal(longer.level_accuracies_[:n_levels], direct.level_accuracies_)
+        grown.add(n_levels)
+    assert len(grown) > 1  # the data make the rules differ, so the check means something

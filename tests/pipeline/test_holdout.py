@@ -47,6 +47,44 @@ def test_holdout_row_has_metrics_levels_and_the_shared_split():
     assert again.loc[0, "accuracy_pct"] == df.loc[0, "accuracy_pct"]
 
 
+def test_the_stricter_stopping_rules_are_scored_as_their_own_columns():
+    from forestrepro.cascade.forest import CascadeForestClassifier, early_stopping_outcome
+    from forestrepro.evaluation.metrics import compute_metrics
+
+    X, y = make_classification(n_samples=200, n_features=6, n_informative=3, random_state=3)
+    params = {"early_stopping_rounds": 3, "max_levels": 8, "n_folds": 3}
+    rows = holdout_evaluation(
+        _method(**params), X, y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL
+    )
+    row = rows.loc[0]
+    trace = row["level_kfold_accuracy"]
+    assert len(trace) == row["n_levels"]
+    assert "alternatives" not in rows and "accuracy_pct_stop3" not in rows
+    for rounds in (1, 2):
+        n_levels, best_level = early_stopping_outcome(trace, rounds)
+        assert (row[f"n_levels_stop{rounds}"], row[f"best_level_stop{rounds}"]) == (n_levels, best_level)
+    # the columns equal the jobs the stricter rule would have run: the same split, seed and cascade
+    (train, test) = next(iter(_split(y)))
+    for rounds in (1, 2):
+        cascade = CascadeForestClassifier(
+            **{**TINY_CASCADE, **params, "early_stopping_rounds": rounds}, random_state=int(row["model_seed"])
+        )
+        proba = cascade.fit_predict_proba(X[train].astype(np.float32), y[train], X[test].astype(np.float32))
+        predicted = cascade.classes_[np.argmax(proba, axis=1)]
+        assert cascade.n_levels_ == row[f"n_levels_stop{rounds}"]
+        expected = compute_metrics(y[test], predicted, ["accuracy_pct"])["accuracy_pct"]
+        assert row[f"accuracy_pct_stop{rounds}"] == expected
+
+
+def _split(y):
+    from forestrepro.evaluation.holdout import holdout_splits
+
+    return (
+        (train, test)
+        for _, train, test, _ in holdout_splits(y, paper="wdf", dataset="d", root_seed=1, protocol=PROTOCOL)
+    )
+
+
 def test_text_option_builds_bag_of_words_on_the_training_part():
     rng = np.random.default_rng(0)
     words = np.array(["good", "great", "fine", "bad", "awful", "poor", "movie", "plot"])

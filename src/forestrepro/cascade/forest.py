@@ -90,6 +90,11 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         ``A_et`` of Eq. (11) per level: accuracy of the level's out-of-fold class vectors.
     level_test_accuracies_ : ndarray of shape (n_levels_,)
         ``A_es`` of Eq. (12) per level; only after ``fit_predict_proba`` with ``y_test``.
+    level_test_predictions_ : ndarray of shape (n_levels_, n_test_rows)
+        Per level, the class each test row would get if that level answered (Eq. 10 on the
+        level's test class vectors); only after ``fit_predict_proba``. With
+        ``early_stopping_outcome`` it gives the answer of a cascade grown with fewer
+        ``early_stopping_rounds`` without growing it again.
     tree_accuracies_ : list of ndarray of shape (n_forests, n_folds, n_trees), or None
         Per level, every tree's accuracy ``a_k`` behind its weight (None for "none").
     levels_ : list
@@ -205,7 +210,7 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
         templates = self._check_params()
-        for name in ("levels_", "level_test_accuracies_"):
+        for name in ("levels_", "level_test_accuracies_", "level_test_predictions_"):
             self.__dict__.pop(name, None)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         n_classes = len(self.classes_)
@@ -215,7 +220,7 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         if X_test is not None:
             X_test = validate_data(self, X_test, reset=False, dtype=np.float32)
             test = _LevelInput(X_test, len(templates) * n_classes)
-        accuracies, test_accuracies, tree_accuracies, levels = [], [], [], []
+        accuracies, test_accuracies, test_predictions, tree_accuracies, levels = [], [], [], [], []
         best, best_test = 0, None
         for level in range(self.max_levels):
             vectors, test_vectors, forests, level_trees = zip(
@@ -227,8 +232,10 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
                 )
             )
             accuracies.append(_accuracy(vectors, y_encoded))
-            if test is not None and y_test is not None:
-                test_accuracies.append(_accuracy(test_vectors, np.asarray(y_test), self.classes_))
+            if test is not None:
+                test_predictions.append(self.classes_[np.argmax(np.mean(test_vectors, axis=0), axis=1)])
+                if y_test is not None:
+                    test_accuracies.append(_accuracy(test_vectors, np.asarray(y_test), self.classes_))
             tree_accuracies.append(None if level_trees[0] is None else np.array(level_trees))
             levels.append(forests)
             if level == 0 or accuracies[level] > accuracies[best]:
@@ -252,6 +259,8 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         self.tree_accuracies_ = None if self.weighting == "none" else tree_accuracies
         if test_accuracies:
             self.level_test_accuracies_ = np.array(test_accuracies)
+        if test_predictions:
+            self.level_test_predictions_ = np.array(test_predictions)
         if keep:
             self.levels_ = levels[: best + 1]
         return best_test
@@ -272,6 +281,28 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
         """The class of highest probability at the best level (Eq. 10; ties to the first)."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
+
+
+def early_stopping_outcome(level_accuracies, rounds: int) -> tuple[int, int]:
+    """``(n_levels, best_level)`` of the cascade grown with ``early_stopping_rounds=rounds``,
+    read off the k-fold accuracies ``A_et`` of the same cascade grown with at least ``rounds``.
+
+    The stopping rule decides how many levels are grown (Algorithm 1 line 14 says only "if,
+    after evaluation, the next level is expanded"; gcForest stops when the best level is
+    ``early_stopping_rounds`` levels old). The levels themselves do not depend on it: every
+    fold split and forest seed is drawn in a fixed order, so a cascade grown with fewer rounds
+    is a prefix of one grown with more, and its outcome can be read off the longer one's
+    accuracies. ``best_level`` is numbered from 1; ties go to the earlier level.
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    best = 0
+    for level, accuracy in enumerate(level_accuracies):
+        if level == 0 or accuracy > level_accuracies[best]:
+            best = level
+        if level - best >= rounds:
+            return level + 1, best + 1
+    return len(level_accuracies), best + 1
 
 
 def _accuracy(vectors, y, classes=None):

@@ -4,7 +4,10 @@ The split's seed is shared by all methods of a paper on a data set, so DF and WD
 rows. Each repeat draws a new split, seeded by its index alone, so repeat k is the same split
 whether a job runs every repeat or only k (a protocol with ``repeat: k``, which the planner
 gives each job of a protocol with ``job_per_repeat``). One row per repeat: the test metrics and
-the extras the method reports (e.g. the number of cascade levels).
+the extras the method reports (e.g. the number of cascade levels). A method may also return,
+under the extra ``alternatives``, the test predictions of the same fit under another reading
+(``{suffix: predictions}``, e.g. the cascade under a stricter stopping rule): each is scored
+like the answer, as ``<metric>_<suffix>``.
 """
 
 from __future__ import annotations
@@ -61,6 +64,15 @@ class Holdout(EvaluationProtocol):
             )
             seconds = time.perf_counter() - started
             scores = compute_metrics(y[test], y_pred, job.protocol["metrics"])
+            for suffix, predicted in extras.pop("alternatives", {}).items():
+                scores.update(
+                    {
+                        f"{metric}_{suffix}": value
+                        for metric, value in compute_metrics(
+                            y[test], predicted, job.protocol["metrics"]
+                        ).items()
+                    }
+                )
             rows.append(
                 job.row(
                     method,
@@ -80,7 +92,9 @@ class Holdout(EvaluationProtocol):
             job.say(
                 method,
                 f"repeat {repeat}: "
-                + ", ".join(f"{k}={v:.4f}" for k, v in {**scores, **extras}.items())
+                + ", ".join(
+                    f"{k}={v:.4f}" for k, v in {**scores, **extras}.items() if isinstance(v, float | int)
+                )
                 + f" ({seconds:.1f}s)",
             )
         return pd.DataFrame(rows)

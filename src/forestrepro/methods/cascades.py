@@ -21,7 +21,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from ..cascade.cache import cached_cascade_proba
 from ..cascade.deep_forest import DeepForestClassifier
-from ..cascade.forest import CascadeForestClassifier
+from ..cascade.forest import CascadeForestClassifier, early_stopping_outcome
 from ..cascade.scan_cache import Scan, cached_scan
 from ..cascade.scanning import MultiGrainedScanner
 from .base import Method, MethodConfigError, with_jobs
@@ -107,7 +107,8 @@ class CascadeForest(Method):
         Besides the levels, the extras give ``cascade_seconds`` and, on scanned data sets,
         ``scan_seconds``: wall times summed over every run that grew a piece of them, so a
         job resumed across sessions, or reading a scan another job paid for, still reports
-        what its result cost (``fit_seconds`` is the last run's wall time)."""
+        what its result cost (``fit_seconds`` is the last run's wall time). They also give
+        the stopping rule's readings (``stopping_readings``)."""
         X_train, y_train, X_test = self._arrays(X_train, y_train, X_test)
         cache = self.options.get("cache_dir")
         costs = {}
@@ -118,4 +119,24 @@ class CascadeForest(Method):
         proba, costs["cascade_seconds"] = cached_cascade_proba(
             None if cache is None else Path(cache) / "cascades", cascade, X_train, y_train, X_test
         )
-        return cascade.classes_[np.argmax(proba, axis=1)], {**self.describe(cascade), **costs}
+        extras = {**self.describe(cascade), **costs, **stopping_readings(cascade)}
+        return cascade.classes_[np.argmax(proba, axis=1)], extras
+
+
+def stopping_readings(cascade: CascadeForestClassifier) -> dict:
+    """What the cascade would have answered under a stricter stopping rule, read off its own
+    levels (``early_stopping_outcome``): for every ``r`` below its ``early_stopping_rounds``,
+    ``n_levels_stop<r>`` and ``best_level_stop<r>``, and under ``alternatives`` the test
+    predictions ``stop<r>`` that the protocol scores as ``<metric>_stop<r>``. Also the
+    per-level k-fold accuracies ``level_kfold_accuracy`` (``A_et``, Eq. 11), which decide both.
+    WDF's Algorithm 1 does not say when a level is no longer expanded (line 14), gcForest
+    stops once the best level is some rounds old; this shows the levels of each reading.
+    """
+    found = {"level_kfold_accuracy": [float(a) for a in cascade.level_accuracies_]}
+    alternatives = {}
+    for rounds in range(1, cascade.early_stopping_rounds):
+        n_levels, best_level = early_stopping_outcome(cascade.level_accuracies_, rounds)
+        found[f"n_levels_stop{rounds}"] = float(n_levels)
+        found[f"best_level_stop{rounds}"] = float(best_level)
+        alternatives[f"stop{rounds}"] = cascade.level_test_predictions_[best_level - 1]
+    return {**found, "alternatives": alternatives}
