@@ -387,6 +387,16 @@ def test_a_shared_deviation_is_attached_only_where_every_other_method_moves_the_
     flipped.loc[(flipped["dataset"] == "d1") & (flipped["method"] == "b2"), ["mean", "delta"]] = [0.4, -0.1]
     got = explain(flipped, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
     assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
+    # undecided while another method's cell is missing, and one other method is not enough
+    missing = cells.astype({"within": object})
+    gone = (missing["dataset"] == "d1") & (missing["method"] == "b2")
+    missing.loc[gone, ["mean", "delta"]] = float("nan")
+    missing.loc[gone, "within"] = None
+    got = explain(missing, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
+    two = cells[cells["method"] != "b2"]
+    got = explain(two, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
 
 
 def test_a_stand_in_cause_needs_a_declared_stand_in_of_another_shape():

@@ -17,10 +17,10 @@ Tests:
 - ``better_than_published``: ours beats the published value by more than the tolerance (in the
   table's direction), as a better-tuned baseline would;
 - ``shared_deviation``: every other method of the table with a published value on the same data
-  set lies outside tolerance in the same direction (at least one does), and this cell's
-  deviation is no larger than theirs plus the tolerance: the paper's own baselines move with it,
-  so the difference lies in what the methods share (the data as the paper had it, or the
-  protocol), not in the method;
+  set (at least two, each computed) lies outside tolerance in the same direction, and this
+  cell's deviation is no larger than the largest of theirs plus the tolerance: the paper's own
+  baselines move with it, so the difference lies in what the methods share (the data as the
+  paper had it, or the protocol), not in the method;
 - ``stand_in``: the cell's data set is a declared stand-in (``stand_in`` in its config) whose
   shape, as fed to the method, differs from the paper's Table 1: the cell is not computed on the
   paper's data, so it cannot test the paper's number. A rule names the stand-ins it covers
@@ -56,9 +56,10 @@ def _shared_deviation(cell, cells: pd.DataFrame) -> str | None:
         (cells["dataset"] == cell["dataset"])
         & (cells["method"] != cell["method"])
         & cells["published_mean"].notna()
-        & cells["mean"].notna()
     ]
-    if others.empty or not (others["within"].map(lambda v: v is False)).all():
+    if len(others) < 2 or others["mean"].isna().any():
+        return None
+    if not (others["within"].map(lambda v: v is False)).all():
         return None
     if not (others["delta"] * cell["delta"] > 0).all():
         return None
