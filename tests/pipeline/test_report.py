@@ -397,6 +397,16 @@ def test_a_shared_deviation_is_attached_only_where_every_other_method_moves_the_
     two = cells[cells["method"] != "b2"]
     got = explain(two, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
     assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
+    # 'among' narrows the others to a family: d2's b1 (within tolerance) is left out, so m's
+    # deviation is shared by the family {m, b2, b3}; without b3 the family is too small
+    b3 = cells[cells["method"] == "b2"].assign(method="b3", mean=0.61)
+    family = pd.concat([cells, b3.assign(delta=b3["mean"] - b3["published_mean"])], ignore_index=True)
+    among = {**spec, "causes": [{**spec["causes"][0], "among": ["m", "b2", "b3"]}]}
+    got = explain(family, among, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d2", "m"), "cause"] == "protocol"
+    assert "b1" not in got.loc[("d2", "m"), "evidence"]
+    got = explain(cells, among, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d2", "m"), "cause"] == UNEXPLAINED
 
 
 def test_a_stand_in_cause_needs_a_declared_stand_in_of_another_shape():

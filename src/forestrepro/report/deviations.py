@@ -20,7 +20,9 @@ Tests:
   set (at least two, each computed) lies outside tolerance in the same direction, and this
   cell's deviation is no larger than the largest of theirs plus the tolerance: the paper's own
   baselines move with it, so the difference lies in what the methods share (the data as the
-  paper had it, or the protocol), not in the method;
+  paper had it, or the protocol), not in the method. A rule's ``among`` narrows "every other
+  method" to a family that shares more than the data (e.g. the paper's forests, grown by the
+  same tree code), and then names what they share in its text;
 - ``stand_in``: the cell's data set is a declared stand-in (``stand_in`` in its config) whose
   shape, as fed to the method, differs from the paper's Table 1: the cell is not computed on the
   paper's data, so it cannot test the paper's number. A rule names the stand-ins it covers
@@ -50,12 +52,14 @@ def _in_scope(rule: dict, table: str, cell) -> bool:
     )
 
 
-def _shared_deviation(cell, cells: pd.DataFrame) -> str | None:
-    """The evidence that every other method on ``cell``'s data set deviates the same way, or None."""
+def _shared_deviation(cell, cells: pd.DataFrame, among: list | None = None) -> str | None:
+    """The evidence that every other method on ``cell``'s data set (of ``among``, when given)
+    deviates the same way, or None."""
     others = cells[
         (cells["dataset"] == cell["dataset"])
         & (cells["method"] != cell["method"])
         & cells["published_mean"].notna()
+        & (cells["method"].isin(among) if among is not None else True)
     ]
     if len(others) < 2 or others["mean"].isna().any():
         return None
@@ -98,7 +102,7 @@ def _test(
 ) -> str | None:
     """The evidence if ``rule``'s test holds for ``cell``, else None."""
     if rule["test"] == "shared_deviation":
-        return _shared_deviation(cell, cells)
+        return _shared_deviation(cell, cells, rule.get("among"))
     if rule["test"] == "stand_in":
         return _stand_in(cell, spec["paper"], dataset_specs, data_provenance)
     if rule["test"] == "better_than_published":
