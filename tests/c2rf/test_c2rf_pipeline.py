@@ -200,9 +200,15 @@ def test_each_ablation_variant_changes_one_switch_of_p_c2rf_plus():
     cfg = compose_config(profile="paper")
     full = build_method(cfg["method"]["c2rf_plus"]).solve_kwargs
     variants = [m for m in cfg["paper"]["c2rf"]["tables"]["ablation_time"]["methods"] if m != "c2rf_plus"]
-    assert len(variants) == 8 and set(variants) <= set(
-        cfg["paper"]["c2rf"]["experiments"]["biased"]["methods"]
-    )
+    ablation = cfg["paper"]["c2rf"]["experiments"]["ablation"]
+    assert len(variants) == 8 and set(variants) | {"c2rf_plus"} == set(ablation["methods"])
+    # the same biased samples as the paper's approaches, at the ablation's own limit
+    protocols = cfg["protocol"]
+    biased, at_60 = protocols["c2rf_biased"], protocols[ablation["protocol"]]
+    assert at_60["time_limit"] == 60.0
+    assert {k: v for k, v in at_60.items() if k not in ("name", "time_limit")} == {
+        k: v for k, v in biased.items() if k not in ("name", "time_limit")
+    }
     for name in variants:
         kwargs = build_method(cfg["method"][name]).solve_kwargs
         assert len({k for k in {*full, *kwargs} if full.get(k) != kwargs.get(k)}) == 1, name

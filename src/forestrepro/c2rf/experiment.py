@@ -6,26 +6,34 @@ Accuracy (8) and MCC (9) are computed on the unlabeled points (Sec. 5.3); the pa
 
 from __future__ import annotations
 
+import importlib
 import time
 
 import numpy as np
 
-from .exact import solve_exact
 from .instances import build_instance
 from .preprocess import unique_patterns
-from .solver import Result, majority_vote, solve
+from .solver import Result, majority_vote
 
-SOLVERS = {"milp": solve, "exact": solve_exact}
-"""An approach's ``solver``: ``milp`` (``solver.solve``, Problem (2) on HiGHS with the approach's
-switches; the default) or ``exact`` (``exact.solve_exact``, our chain of bounds that proves
-optimality before it calls the MILP)."""
+SOLVERS = {"milp": ("solver", "solve"), "exact": ("exact", "solve_exact")}
+"""An approach's ``solver`` (module, function): ``milp`` (``solver.solve``, Problem (2) on HiGHS
+with the approach's switches; the default) or ``exact`` (``exact.solve_exact``, our chain of
+bounds that proves optimality before it calls the MILP)."""
+
+
+def solver_function(name: str):
+    """The function of solver ``name`` (a key of ``SOLVERS``), imported when first asked for: a
+    job imports only the solver its approach uses, so its run record depends on that solver's
+    code alone (``record/provenance.py``), and a change to the exact chain leaves the records of
+    the MILP approaches current."""
+    module, function = SOLVERS[name]
+    return getattr(importlib.import_module(f".{module}", __package__), function)
 
 
 def solve_approach(R: np.ndarray, lam: int, **kwargs) -> Result:
     """Solve Problem (2) with the approach's ``solver`` (one of ``SOLVERS``, default ``milp``),
     passing it the other keywords."""
-    solver = kwargs.pop("solver", "milp")
-    return SOLVERS[solver](R, lam, **kwargs)
+    return solver_function(kwargs.pop("solver", "milp"))(R, lam, **kwargs)
 
 
 def accuracy(y: np.ndarray, z: np.ndarray) -> float:

@@ -11,25 +11,26 @@ and upper bound, time limit) is the protocol's.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any, ClassVar
 
-from ..c2rf.experiment import SOLVERS
+from ..c2rf.experiment import SOLVERS, solver_function
 from .base import Method, MethodConfigError
 
 PROTOCOL_KEYWORDS = ("lower", "upper", "time_limit", "threads", "seed")
 """Solver keywords that come from the protocol, never from an approach."""
 
-SOLVER_SWITCHES = {
-    solver: frozenset(
+
+@functools.cache
+def solver_switches(solver: str) -> frozenset:
+    """The keywords an approach of ``solver`` may set (bounds, time limit, threads and seed come
+    from the protocol); imports that solver only."""
+    return frozenset(
         name
-        for name, p in inspect.signature(function).parameters.items()
+        for name, p in inspect.signature(solver_function(solver)).parameters.items()
         if p.kind is inspect.Parameter.KEYWORD_ONLY and name not in PROTOCOL_KEYWORDS
     )
-    for solver, function in SOLVERS.items()
-}
-"""Per ``solver``, the keywords an approach may set (bounds, time limit, threads and seed come
-from the protocol)."""
 
 
 class C2RFApproach(Method):
@@ -50,7 +51,7 @@ class C2RFApproach(Method):
             raise MethodConfigError(
                 f"method '{name}' ({self.key}): unknown solver {solver!r}; valid: {sorted(SOLVERS)}"
             )
-        switches = SOLVER_SWITCHES[solver]
+        switches = solver_switches(solver)
         unknown = sorted(set(params) - switches - {"solver"})
         if unknown:
             raise MethodConfigError(
