@@ -1,6 +1,7 @@
 """The evidence ledger end to end: finished is finished on a fresh clone, a report is rebuilt
 from run records alone byte for byte, and a change reruns only the jobs it touches."""
 
+import hashlib
 import json
 import os
 import re
@@ -46,9 +47,10 @@ def snakemake(workdir, *args, repo=REPO, overrides=SMALL, config=(), check=True)
         "overrides=[" + ",".join(f'"{o}"' for o in overrides) + "]",
         *config,
     ]
-    env = {**os.environ, "FORESTREPRO_MIRROR": str(MIRROR)}
-    if repo != REPO:  # run the copy's library, so that editing it is seen
-        env["PYTHONPATH"] = str(repo / "src")
+    # no PYTHONPATH: the Snakefile plans and runs its own checkout's library (src/), not the one
+    # installed in this Python, so that a copy's edits are seen
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["FORESTREPRO_MIRROR"] = str(MIRROR)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
@@ -150,6 +152,24 @@ def test_editing_library_code_reruns_only_the_jobs_that_imported_it(tmp_path, li
     assert (
         planned(out) == ["train"] and "record of brf/main/knn/wine is stale: the job's spec changed" in out
     ), out
+
+
+def test_a_checkout_runs_and_records_its_own_library(tmp_path, library_copy):
+    # the Python running Snakemake has this checkout installed (editable); a copy of another
+    # commit (here: one edited file) must plan with, run and hash the copy's files
+    seeds = library_copy / "src" / "forestrepro" / "evaluation" / "seeds.py"
+    original = seeds.read_text()
+    try:
+        seeds.write_text(original + "\n# a copy's own edit\n")
+        only = ['only=["brf/main/knn/wine"]']
+        snakemake(tmp_path, "records", "--cores", "1", repo=library_copy, config=only)
+        record = json.loads((tmp_path / "results/runs/small/brf/main/knn/wine.provenance.json").read_text())
+        ran = record["code"]["files"]["evaluation/seeds.py"]
+        assert ran == hashlib.sha256(seeds.read_bytes()).hexdigest()
+        assert ran != hashlib.sha256((REPO / "src/forestrepro/evaluation/seeds.py").read_bytes()).hexdigest()
+        assert planned(snakemake(tmp_path, "records", "--dry-run", repo=library_copy, config=only)) == []
+    finally:
+        seeds.write_text(original)
 
 
 def test_records_only_names_each_missing_record(tmp_path):

@@ -22,6 +22,13 @@ from pathlib import Path
 from snakemake.utils import validate
 from snakemake_interface_executor_plugins.settings import DeploymentMethod
 
+# The library this checkout holds, for planning here and for every job below (FORESTREPRO):
+# never another checkout's that happens to be installed in the Python running Snakemake
+# (make setup installs the checkout it ran in, editable). A worktree of another commit then
+# plans, runs and hashes its own code, and its records name the commit that ran them.
+SRC = Path(workflow.basedir) / "src"
+sys.path.insert(0, str(SRC))
+
 from forestrepro.config import ConfigError, compose_config, compute_tag, plan_spec_files, write_spec_files
 from forestrepro.config.jobs import data_key, method_threads as config_method_threads
 from forestrepro.record import FileHashes, record_status
@@ -30,14 +37,13 @@ RESULTS = "results"
 FIGURES = "figures"
 
 # Software: every step declares `conda: CONDA_ENV`, the pinned environment.yml, so with
-# `--sdm conda` each step runs in that environment and imports the library from this checkout's
-# src/; otherwise steps run in the Python that runs Snakemake (make setup's .venv). Rules get the
-# command as a param (snakemake --lint).
+# `--sdm conda` each step runs in that environment; otherwise steps run in the Python that runs
+# Snakemake (make setup's .venv). Either way a step imports the library from this checkout's
+# src/ (SRC). Rules get the command as a param (snakemake --lint).
 CONDA_ENV = "../../environment.yml"
-if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method:
-    FORESTREPRO = f"PYTHONPATH={Path(workflow.basedir) / 'src'} python -m forestrepro.cli"
-else:
-    FORESTREPRO = f"{sys.executable} -m forestrepro.cli"
+FORESTREPRO = f"PYTHONPATH='{SRC}'${{PYTHONPATH:+:$PYTHONPATH}} " + (
+    "python" if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method else sys.executable
+) + " -m forestrepro.cli"
 
 
 def _check_run_config():
