@@ -69,3 +69,23 @@ def test_a_pin_to_an_unknown_or_later_commit_is_refused(reports):
     subprocess.run(["git", "checkout", "-q", old], cwd=repo, check=True)
     with pytest.raises(SystemExit, match="not an ancestor of HEAD"):
         module.rebuild("r", {"tag": "t", "overrides": [], "covers": "x", "commit": new}, cores=1)
+
+
+def test_reports_are_rebuilt_side_by_side_each_in_its_own_worktree(reports, monkeypatch, capsys):
+    module, repo, (old, _) = reports
+    manifest = repo / "results/report/paper/reports.yaml"
+    manifest.parent.mkdir(parents=True, exist_ok=True)
+    manifest.write_text(
+        "a: {tag: t, overrides: [], covers: x}\n"
+        f"b: {{tag: t, overrides: [], covers: x, commit: {old}}}\n"
+        "c: {tag: t, overrides: [], covers: x}\n"
+    )
+    monkeypatch.setattr(sys, "argv", ["committed_reports.py", "--cores", "2"])
+    module.main()
+    read = {name: (repo / f"results/report/paper/{name}/index.md").read_text() for name in "abc"}
+    assert read == {"a": "new", "b": "old", "c": "new"}
+    assert "3 committed reports in" in capsys.readouterr().out
+    worktrees = subprocess.run(
+        ["git", "worktree", "list"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
+    assert len(worktrees.splitlines()) == 1, worktrees

@@ -12,10 +12,13 @@ can run), forcing the table, figure and report rules so nothing is taken from ol
 The check is what CI runs on a fresh clone: every committed report must come back byte for
 byte from the committed records, and no file may appear in or vanish from its directory.
 
-A report may be pinned (``commit: <sha>`` in its entry): it is then rebuilt by that commit's
-pipeline, in a temporary worktree, from the records committed there. That is how a report
-stays reproducible while later commits change library code its records imported (which makes
-them stale here, and Snakemake plans them again): the pin is dropped once they are remade.
+Each report is rebuilt in a temporary worktree of the commit that makes it, from the records
+committed there, and copied back: HEAD's, so only what is committed counts (commit new records
+and code before ``make report``), or, for a report pinned to a commit (``commit: <sha>`` in its
+entry), that commit's pipeline. That is how a report stays reproducible while later commits
+change library code its records imported (which makes them stale here, and Snakemake plans
+them again): the pin is dropped once they are remade. Being separate checkouts, the reports
+are rebuilt side by side, one per core (``--cores``).
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -38,9 +43,9 @@ MANIFEST = COMMITTED / "reports.yaml"
 DERIVED_RULES = ("table", "plot_cd", "paper_figure", "report")
 
 
-def load_manifest(repo: Path = REPO) -> dict[str, dict]:
+def load_manifest(repo: Path | None = None) -> dict[str, dict]:
     """``{name: {"tag", "overrides", "covers", and optionally "partial": bool, "commit": sha}}``."""
-    manifest = yaml.safe_load((repo / MANIFEST).read_text(encoding="utf-8")) or {}
+    manifest = yaml.safe_load(((repo or REPO) / MANIFEST).read_text(encoding="utf-8")) or {}
     for name, entry in manifest.items():
         missing = {"tag", "overrides", "covers"} - set(entry)
         if missing:
@@ -65,14 +70,18 @@ def snakemake_command(name: str, entry: dict, cores: int) -> list[str]:
     ]
 
 
+GIT = threading.Lock()  # reports are rebuilt side by side; git's worktree commands one at a time
+
+
 def git(*args: str) -> str:
-    return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    with GIT:
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout
 
 
-def pinned_checkout(name: str, commit: str) -> Path:
-    """A detached worktree of ``commit``, for a report pinned to the code its records were
-    made with: the records of a committed report stay current at that commit after later
-    commits change library code they imported (until they are remade and the pin dropped)."""
+def check_pin(name: str, commit: str) -> None:
+    """A pin must name a commit this clone has, on HEAD's history: the code a report's records
+    were made with (they stay current there after later commits change library code they
+    imported, until they are remade and the pin dropped)."""
     try:
         git("cat-file", "-e", f"{commit}^{{commit}}")
     except subprocess.CalledProcessError:
@@ -86,21 +95,27 @@ def pinned_checkout(name: str, commit: str) -> Path:
         sys.exit(
             f"{MANIFEST}: report '{name}' is pinned to commit {commit}, which is not an ancestor of HEAD"
         )
-    checkout = Path(tempfile.mkdtemp(prefix=f"forestrepro-report-{name}-"))
-    git("worktree", "add", "--detach", "--force", str(checkout), commit)
-    return checkout
 
 
-def rebuild(name: str, entry: dict, cores: int) -> None:
-    """Rebuild one committed report: in this checkout, or for a report pinned to a commit
-    (``commit:`` in the manifest) in a worktree of that commit, whose library then runs (the
-    report is what that commit's pipeline makes of its records), and copy it back here."""
+def checkout(name: str, commit: str) -> Path:
+    """A detached worktree of ``commit`` in a temporary directory."""
+    where = Path(tempfile.mkdtemp(prefix=f"forestrepro-report-{name}-"))
+    git("worktree", "add", "--detach", "--force", str(where), commit)
+    return where
+
+
+def rebuild(name: str, entry: dict, cores: int) -> str:
+    """Rebuild one committed report in a worktree of HEAD, or of the commit it is pinned to
+    (``commit:`` in the manifest), whose library then runs (the report is what that commit's
+    pipeline makes of its records), and copy it back here; return a line saying so."""
     started = time.perf_counter()
     commit = entry.get("commit")
-    where = pinned_checkout(name, commit) if commit else REPO
+    if commit:
+        check_pin(name, commit)
+    where = checkout(name, commit or git("rev-parse", "HEAD").strip())
     env = dict(os.environ)
-    if commit:  # the pinned commit's library, not this checkout's (installed in .venv)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(where / "src"), env.get("PYTHONPATH")]))
+    # that commit's library, not the one installed in .venv
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(where / "src"), env.get("PYTHONPATH")]))
     try:
         proc = subprocess.run(
             snakemake_command(name, entry, cores),
@@ -110,12 +125,11 @@ def rebuild(name: str, entry: dict, cores: int) -> None:
             text=True,
             check=False,
         )
-        if commit and proc.returncode == 0:
+        if proc.returncode == 0:
             shutil.rmtree(REPO / COMMITTED / name, ignore_errors=True)
             shutil.copytree(where / COMMITTED / name, REPO / COMMITTED / name)
     finally:
-        if commit:
-            git("worktree", "remove", "--force", str(where))
+        git("worktree", "remove", "--force", str(where))
     if proc.returncode != 0:
         sys.exit(f"rebuilding {COMMITTED / name} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
     ran = [
@@ -128,7 +142,7 @@ def rebuild(name: str, entry: dict, cores: int) -> None:
         sys.exit(
             f"rebuilding {COMMITTED / name} ran {training}: a committed report must come from records alone"
         )
-    print(
+    return (
         f"{COMMITTED / name}: rebuilt from records{f' at {commit[:10]}' if commit else ''} in "
         f"{time.perf_counter() - started:.1f} s "
         f"({len(ran)} steps: {', '.join(sorted(set(ran)))})"
@@ -169,9 +183,12 @@ def main() -> None:
     if unknown:
         sys.exit(f"unknown committed reports {unknown}; {MANIFEST} has {sorted(manifest)}")
     started = time.perf_counter()
-    for name in args.names or manifest:
-        rebuild(name, manifest[name], args.cores)
-    print(f"{len(args.names or manifest)} committed reports in {time.perf_counter() - started:.1f} s")
+    names = args.names or list(manifest)
+    # one report per core, each in its own worktree with one core; a failure stops the rest
+    with ThreadPoolExecutor(max_workers=max(1, args.cores)) as pool:
+        for line in pool.map(lambda name: rebuild(name, manifest[name], 1), names):
+            print(line, flush=True)
+    print(f"{len(names)} committed reports in {time.perf_counter() - started:.1f} s on {args.cores} cores")
     if args.check:
         check_unchanged()
 
