@@ -443,6 +443,23 @@ def test_a_stand_in_cause_needs_a_declared_stand_in_of_another_shape():
     assert got.loc["t", "cause"] == UNEXPLAINED  # a stand-in of the paper's shape: nothing measured differs
 
 
+def test_a_metric_the_runs_do_not_record_leaves_its_cells_empty():
+    # a cascade grown with early_stopping_rounds: 1 records no n_levels_stop1 (nothing stricter)
+    runs = pd.DataFrame({"dataset": ["a", "a"], "method": ["m", "m"], "n_levels": [3.0, 4.0]})
+    spec = {
+        **SPEC,
+        "metric": "n_levels_stop1",
+        "methods": {"m": "M"},
+        "method_order": ["m"],
+        "datasets": {"a": "A"},
+        "dataset_order": ["a"],
+        "published": "brf_table2_accuracy.csv",
+        "rank": False,
+    }
+    cells = build_table(runs, spec).cells
+    assert cells["mean"].isna().all() and cells["n_folds"].tolist() == [0]
+
+
 def test_a_table_keeps_the_rows_its_runs_fed_the_method():
     runs = pd.DataFrame(
         {"dataset": ["a", "a"], "method": ["m", "m"], "accuracy": [0.5, 0.7], "n_rows": [90, 90]}

@@ -121,6 +121,10 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
     published_metric = spec.get("published_metric", metric)
     if spec.get("pool_datasets") and len(runs):
         runs = runs.assign(dataset="all")  # one cell per method over every data set's rows
+    if len(runs) and metric not in runs:
+        # runs that do not record the metric (e.g. a stopping-rule reading of a cascade grown
+        # with fewer rounds than the reading): their cells have no value, and say so
+        runs = runs.assign(**{metric: np.nan})
     summary = (
         summarize_runs(
             runs,
