@@ -30,6 +30,23 @@ def test_paper_profile_has_the_papers_settings():
     assert len(cfg["paper"]["brf"]["experiments"]["main"]["datasets"]) == 15
 
 
+def test_the_profile_sets_methods_that_config_yaml_does_not_list():
+    """The method files config.yaml's defaults do not list (BRF's and RCRF's readings) are
+    composed in after it; the profile comes after them, so the quick profile's 10 trees and one
+    h reach BRF's readings as they reach BRF (before: 100 trees and six h, the method files'),
+    and an override still has the last word."""
+    quick = compose_config(profile="quick")["method"]
+    for reading in ("brf_soft", "brf_per_node", "brf_beats_partner", "brf_gr_nodes"):
+        assert quick[reading]["params"]["n_estimators"] == quick["brf"]["params"]["n_estimators"] == 10
+        assert quick[reading]["grid"] == quick["brf"]["grid"]
+    assert quick["biau12_log2"]["grid"] == {"h_offset": [0]}
+    assert quick["crf_log2"]["params"]["n_estimators"] == quick["crf"]["params"]["n_estimators"] == 20
+    assert quick["crf_log2"]["params"]["max_features"] == "log2"  # the reading's own switch stays
+    paper = compose_config(["profile=paper", "method.brf_soft.params.n_estimators=7"])
+    assert paper["profile"] == "paper" and paper["method"]["brf_soft"]["params"]["n_estimators"] == 7
+    assert paper["method"]["brf_soft"]["grid"]["h_offset"] == [-1, 0, 1, 2, 3, 4]
+
+
 def test_override_changes_the_value():
     cfg = compose_config(["method.rf.params.n_estimators=7"])
     assert cfg["method"]["rf"]["params"]["n_estimators"] == 7

@@ -5,8 +5,10 @@ Checks what a user relies on: the report is made; a rerun with nothing changed d
 README's `--unlock`) without redoing finished jobs; bad input stops with a clear message.
 """
 
+import fcntl
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -62,8 +64,21 @@ def snakemake(
 
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("run_cores2")
-    snakemake(workdir, "--cores", "2")
+    """One whole tiny run at --cores 2 (minutes), made once per test session: pytest-xdist's
+    workers share it through the session's common temporary directory, the first to ask making
+    it under an exclusive lock while the others wait (the pattern pytest-xdist documents for a
+    fixture made once), instead of each worker making its own. The tests read it; one that
+    changes a run works on a copy."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    workdir = root / "finished_run_cores2"
+    with open(root / "finished_run_cores2.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (workdir / "results" / "report" / "tiny" / "index.md").exists():
+            shutil.rmtree(workdir, ignore_errors=True)
+            workdir.mkdir()
+            snakemake(workdir, "--cores", "2")
     return workdir
 
 
@@ -156,8 +171,6 @@ def test_unknown_dataset_stops_with_the_valid_names(tmp_path):
 
 
 def test_partial_report_is_made_from_the_finished_jobs(finished_run, tmp_path):
-    import shutil
-
     workdir = tmp_path / "partial"
     shutil.copytree(finished_run, workdir, symlinks=True)
     unfinished = workdir / "results" / "runs" / "tiny" / "brf" / "main" / "svm" / "sonar.csv"
@@ -205,14 +218,16 @@ def test_unknown_config_key_stops_with_the_valid_ones(tmp_path, typo, meant):
     assert not (tmp_path / "results").exists()  # stopped before writing anything
 
 
-def test_a_deleted_table_or_figure_is_made_again(finished_run):
-    (finished_run / "results" / "tables" / "tiny" / "brf_table2.tex").unlink()
-    (finished_run / "figures" / "tiny" / "brf_table2_cd.pdf").unlink()
-    plan = snakemake(finished_run, "--cores", "1", "--dry-run").stdout
+def test_a_deleted_table_or_figure_is_made_again(finished_run, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run, symlinks=True)
+    (run / "results" / "tables" / "tiny" / "brf_table2.tex").unlink()
+    (run / "figures" / "tiny" / "brf_table2_cd.pdf").unlink()
+    plan = snakemake(run, "--cores", "1", "--dry-run").stdout
     assert "rule table:" in plan and "rule plot_cd:" in plan and "rule train:" not in plan
-    snakemake(finished_run, "--cores", "1")
-    assert (finished_run / "results" / "tables" / "tiny" / "brf_table2.tex").exists()
-    assert (finished_run / "figures" / "tiny" / "brf_table2_cd.pdf").exists()
+    snakemake(run, "--cores", "1")
+    assert (run / "results" / "tables" / "tiny" / "brf_table2.tex").exists()
+    assert (run / "figures" / "tiny" / "brf_table2_cd.pdf").exists()
 
 
 def test_planning_writes_nothing_so_a_dry_run_cannot_change_a_running_tag(tmp_path):

@@ -80,18 +80,37 @@ def _touches_datasets(overrides: list[str]) -> bool:
     return any(key == "dataset" or key.startswith(("dataset.", "dataset@")) for key in keys)
 
 
+def _profile_last(conf_dir: Path, overrides: list[str]) -> list[str]:
+    """``overrides`` with the profile (``profile=<name>`` among them, else ``config.yaml``'s
+    ``profile``) as ``+profile=<name>`` at their head. Appended after the unlisted method files
+    (Hydra appends ``+group=...`` defaults after the primary config's, in the order given), the
+    profile sets their parameters as it sets the listed ones'; in ``config.yaml``'s defaults list
+    it came before them, and the method files overwrote it."""
+    chosen = [o for o in overrides if o.partition("=")[0].strip() == "profile"]
+    rest = [o for o in overrides if o.partition("=")[0].strip() != "profile"]
+    if chosen:
+        name = chosen[-1].partition("=")[2].strip()
+    else:
+        name = yaml.safe_load((conf_dir / "config.yaml").read_text(encoding="utf-8"))["profile"]
+    return [f"+profile={name}", *rest]
+
+
 def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
     """Hydra's composition of ``config`` with every data set of ``conf/dataset/`` as
-    ``dataset.<name>``. Hydra merges each of the 58 data set files into the tree one by one,
-    which is more than half of a composition's time (seconds, paid by every Snakemake
-    invocation), so unless an override reaches into the ``dataset`` group the files are read
-    with OmegaConf's own loader instead and put in place whole: the same dict (tested)."""
+    ``dataset.<name>`` and every unlisted method file as ``method.<name>``, then the profile
+    (``_profile_last``), then the user's overrides. Hydra merges each of the 58 data set files
+    into the tree one by one, which is more than half of a composition's time (seconds, paid by
+    every Snakemake invocation), so unless an override reaches into the ``dataset`` group the
+    files are read with OmegaConf's own loader instead and put in place whole: the same dict
+    (tested)."""
     names = _dataset_names(conf_dir)
     with_datasets = _touches_datasets(overrides)
     dataset_defaults = [f"+dataset@dataset.{n}={n}" for n in names] if with_datasets else []
     methods = [f"+method@method.{n}={n}" for n in _unlisted_methods(conf_dir)]
     with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
-        cfg = compose("config", overrides=methods + dataset_defaults + list(overrides))
+        cfg = compose(
+            "config", overrides=methods + dataset_defaults + _profile_last(conf_dir, list(overrides))
+        )
     plain = OmegaConf.to_container(cfg, resolve=True)
     if not with_datasets:
         plain["dataset"] = {
