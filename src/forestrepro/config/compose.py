@@ -28,11 +28,16 @@ def _dataset_names(conf_dir: Path) -> list[str]:
     return sorted(p.stem for p in (conf_dir / "dataset").glob("*.yaml"))
 
 
+def _root_config(conf_dir: Path) -> dict:
+    """``config.yaml`` as written (its defaults list and keys), before any composition."""
+    return yaml.safe_load((conf_dir / "config.yaml").read_text(encoding="utf-8"))
+
+
 def _unlisted_methods(conf_dir: Path) -> list[str]:
     """The files of ``conf/method/`` that ``config.yaml``'s defaults do not list. They are composed
     in as ``method.<name>`` too, after the listed ones, so that a new method is its file alone
     (``docs/pages/extending.md``)."""
-    defaults = yaml.safe_load((conf_dir / "config.yaml").read_text(encoding="utf-8")).get("defaults", [])
+    defaults = _root_config(conf_dir).get("defaults", [])
     listed = {
         v
         for entry in defaults
@@ -86,12 +91,14 @@ def _profile_last(conf_dir: Path, overrides: list[str]) -> list[str]:
     (Hydra appends ``+group=...`` defaults after the primary config's, in the order given), the
     profile sets their parameters as it sets the listed ones'; in ``config.yaml``'s defaults list
     it came before them, and the method files overwrote it."""
-    chosen = [o for o in overrides if o.partition("=")[0].strip() == "profile"]
-    rest = [o for o in overrides if o.partition("=")[0].strip() != "profile"]
-    if chosen:
-        name = chosen[-1].partition("=")[2].strip()
-    else:
-        name = yaml.safe_load((conf_dir / "config.yaml").read_text(encoding="utf-8"))["profile"]
+    name = _root_config(conf_dir)["profile"]
+    rest = []
+    for item in overrides:
+        key, _, value = item.partition("=")
+        if key.strip() == "profile":
+            name = value.strip()
+        else:
+            rest.append(item)
     return [f"+profile={name}", *rest]
 
 
