@@ -129,7 +129,7 @@ def cmd_plan(args: argparse.Namespace) -> None:
     from .config import compose_config, compute_tag, plan_jobs
 
     cfg = compose_config(args.overrides, profile=args.profile, conf_dir=args.conf)
-    tag = compute_tag(cfg, args.tag)
+    tag = compute_tag(cfg, args.tag, overrides=args.overrides, conf_dir=args.conf)
     print(f"tag: {tag}")
     jobs = plan_jobs(cfg)
     if args.cores is None:

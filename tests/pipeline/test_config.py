@@ -1,6 +1,7 @@
 """Composition, validation, tags and job specifications of the Hydra configuration."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -192,6 +193,23 @@ def test_choosing_papers_keeps_the_tag_and_so_the_records():
     ablation = compute_tag(compose_config(["method.rf.params.n_estimators=7"]), profile_cfg=base)
     subset = compose_config(["papers=[brf]", "method.rf.params.n_estimators=7"])
     assert compute_tag(subset, profile_cfg=base) == ablation != "quick"
+
+
+def test_the_tag_composes_the_profile_from_the_configs_own_conf_dir(tmp_path, monkeypatch):
+    """The profile's defaults come from the directory ``cfg`` was composed from, not from conf/
+    under the working directory (a run with ``--directory`` elsewhere failed there); overrides
+    that only choose papers or data sources decide the tag without a second composition."""
+    conf = Path(__file__).resolve().parents[2] / "conf"
+    monkeypatch.chdir(tmp_path)  # no conf/ here
+    changed = compose_config(["method.rf.params.n_estimators=7"], conf_dir=conf)
+    tag = compute_tag(changed, overrides=["method.rf.params.n_estimators=7"], conf_dir=conf)
+    assert tag.startswith("quick-")
+    selected = compose_config(["papers=[rcrf]"], conf_dir=conf)
+    missing = tmp_path / "no_conf_here"  # would fail if it composed again
+    assert compute_tag(selected, overrides=["papers=[rcrf]"], conf_dir=missing) == "quick"
+    assert compute_tag(selected, overrides=[], conf_dir=missing) == "quick"
+    with pytest.raises(FileNotFoundError):  # any other override composes the defaults
+        compute_tag(changed, overrides=["method.rf.params.n_estimators=7"], conf_dir=missing)
 
 
 def test_job_specs_are_written_once(tmp_path):

@@ -149,6 +149,17 @@ def test_run_killed_hard_resumes_after_unlock_without_redoing_finished_jobs_and_
         assert a == b, name
 
 
+def test_a_run_elsewhere_without_a_tag_is_tagged_by_the_checkouts_profile(tmp_path):
+    # --directory away from the checkout and no tag=: the profile's defaults, which decide the
+    # tag, are the Snakefile's conf/, not conf/ under the working directory (there is none)
+    cmd = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(tmp_path), "--dry-run"]
+    cmd += ["--cores", "1", "--config", 'overrides=["papers=[brf]"]']
+    env = {k: v for k, v in os.environ.items() if k != "FORESTREPRO_CONF"}  # tests/conftest.py's
+    proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "results/runs/quick/brf/main/" in proc.stdout
+
+
 def test_bad_override_stops_with_the_valid_keys(tmp_path):
     proc = snakemake(
         tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["method.rf.params.n_trees=3"]

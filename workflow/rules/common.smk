@@ -85,9 +85,10 @@ def _partial_from_config():
 PARTIAL = _partial_from_config()  # report on the finished runs only (see README)
 
 try:
-    CFG = compose_config(_overrides_from_config(), profile=config.get("profile"),
-                         conf_dir=Path(workflow.basedir) / "conf")
-    TAG = compute_tag(CFG, config.get("tag"))
+    _OVERRIDES = _overrides_from_config()
+    _CONF_DIR = Path(workflow.basedir) / "conf"
+    CFG = compose_config(_OVERRIDES, profile=config.get("profile"), conf_dir=_CONF_DIR)
+    TAG = compute_tag(CFG, config.get("tag"), overrides=_OVERRIDES, conf_dir=_CONF_DIR)
     JOBS, SPEC_FILES = plan_spec_files(CFG, TAG, RESULTS)
 except ConfigError as err:
     sys.exit(f"forestrepro: {err}")

@@ -50,11 +50,16 @@ class JobSpec:
         return self.cell if self.repeat is None else f"{self.cell}/repeat{self.repeat}"
 
 
+# Top-level keys that choose what runs or where data is read from, never a result
+# (``_result_relevant``): an override of one of them alone keeps the profile's tag.
+_SELECTION_KEYS = ("data", "profile", "papers")
+
+
 def _result_relevant(cfg: dict) -> dict:
     """The part of the config that can change results: not where the data is read from, and not
     which papers run (``papers``), since a job's spec holds all that its result depends on. So
     ``papers=[rcrf]`` on the paper profile keeps the tag ``paper`` and finds its records."""
-    return {k: v for k, v in cfg.items() if k not in ("data", "profile", "papers")}
+    return {k: v for k, v in cfg.items() if k not in _SELECTION_KEYS}
 
 
 def config_digest(cfg: dict) -> str:
@@ -63,15 +68,29 @@ def config_digest(cfg: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
-def compute_tag(cfg: dict, explicit: str | None = None, *, profile_cfg: dict | None = None) -> str:
+def _selects_only(override: str) -> bool:
+    key = override.partition("=")[0].strip().lstrip("+~")
+    return key.split(".")[0] in _SELECTION_KEYS
+
+
+def compute_tag(
+    cfg: dict,
+    explicit: str | None = None,
+    *,
+    overrides: list[str] | tuple[str, ...] | None = None,
+    conf_dir: str | Path | None = None,
+    profile_cfg: dict | None = None,
+) -> str:
     """Name the results of ``cfg``.
 
     ``explicit`` (the user's ``tag=...``) wins. Otherwise a configuration equal to its
-    profile's defaults (``profile_cfg``, composed here when not given) is tagged with the
-    profile name (``quick``, ``paper``), and anything else with ``<profile>-<hash>``, so an
-    ablation never writes over the paper-setting results and the same overrides always land in
-    the same place. The defaults are composed only when they decide the tag: a composition
-    costs seconds, and every Snakemake invocation (each test's, each cluster job's) pays it.
+    profile's defaults is tagged with the profile name (``quick``, ``paper``), and anything else
+    with ``<profile>-<hash>``, so an ablation never writes over the paper-setting results and
+    the same overrides always land in the same place. The defaults are ``profile_cfg``, else
+    composed here from ``conf_dir`` (the one ``cfg`` was composed from), but only when they
+    decide the tag: when ``cfg``'s own ``overrides`` are given and each sets only a key that
+    ``_result_relevant`` leaves out (``papers=[wdf]``), ``cfg`` is the profile's configuration
+    and no second composition is paid (seconds, in every Snakemake invocation).
     """
     if explicit:
         if not TAG_PATTERN.match(explicit):
@@ -81,7 +100,9 @@ def compute_tag(cfg: dict, explicit: str | None = None, *, profile_cfg: dict | N
         return explicit
     profile = cfg["profile"]
     if profile_cfg is None:
-        profile_cfg = compose_config([], profile=profile)
+        if overrides is not None and all(_selects_only(str(o)) for o in overrides):
+            return profile
+        profile_cfg = compose_config([], profile=profile, conf_dir=conf_dir)
     if _result_relevant(cfg) == _result_relevant(profile_cfg):
         return profile
     return f"{profile}-{config_digest(cfg)}"
