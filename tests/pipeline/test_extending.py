@@ -129,7 +129,7 @@ def test_the_recipe_puts_a_new_method_and_data_set_in_a_papers_table(tmp_path):
     overrides = [
         "papers=[brf]",
         "paper.brf.experiments.main.datasets=[toy]",
-        "paper.brf.experiments.main.methods=[svm,knn,rf_gr,biau12,brf,toy_forest]",  # Table 2's
+        "paper.brf.experiments.main.methods=[svm,knn,rf,rf_gr,biau12,brf,pbrf,biau12v,toy_forest]",
         "+paper.brf.tables.table2.methods.toy_forest=null",
         "+paper.brf.tables.table2.datasets.toy=toy",
     ]
