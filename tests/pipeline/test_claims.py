@@ -109,6 +109,23 @@ def test_rank_claims():
     assert close["paper"] == FAILS and close["ours"] == HOLDS
 
 
+def test_rank_claims_are_not_decided_on_ours_while_data_sets_are_left_out_of_the_ranks():
+    """A partial report ranks the data sets it has complete: a verdict there could change once
+    the others run, so ours says so instead of holding or failing."""
+    partial = {
+        "published": {**RANKS["published"], "excluded_datasets": ["d9"], "n_datasets": 8},
+        "ours": {**RANKS["ours"], "excluded_datasets": ["d9"], "n_datasets": 8},
+    }
+    claim = {"text": "t", "kind": "significantly_better", "a": "a", "b": "b"}
+    got = evaluate_claim(claim, CELLS, partial, SPEC)
+    assert got["ours"] == UNKNOWN and got["paper"] == HOLDS
+    assert got["ours_evidence"].startswith("ranked on the 8 data sets ours has complete (1 not: d9)")
+    assert "there: does not hold, rank gap 0.100 vs CD 1.500" in got["ours_evidence"]
+    assert "8 data sets" in got["paper_evidence"]
+    complete = {k: {**v, "excluded_datasets": [], "n_datasets": 9} for k, v in partial.items()}
+    assert evaluate_claim(claim, CELLS, complete, SPEC)["ours"] == FAILS
+
+
 def test_dominates_with_missing_cells_fails_on_a_computed_loss_and_is_otherwise_unknown():
     missing_lo2 = CELLS.assign(mean=CELLS["mean"].where(~((CELLS.dataset == "lo2") & (CELLS.method == "a"))))
     got = evaluate_claim({"text": "t", "kind": "dominates", "a": "a", "b": "b"}, missing_lo2, RANKS, SPEC)

@@ -234,6 +234,21 @@ def _rank_claim(stats: dict, claim: dict):
     ) + f" vs CD {cd:.3f}"
 
 
+def _on_complete_datasets(side: str, ranks: dict, verdict: str, evidence: str) -> tuple[str, str]:
+    """A rank claim is about the whole table, and ranks need every method's cell, so they leave
+    out a data set with one missing (``rank_statistics``): while ours leave some out, the claim
+    cannot be checked on ours (the missing rows could move every mean rank), and the paper's
+    side, ranked on the same data sets for comparison, says which those are."""
+    excluded = ranks.get("ours", {}).get("excluded_datasets", [])
+    if not excluded or verdict == UNKNOWN:
+        return verdict, evidence
+    n = ranks["ours"].get("n_datasets")
+    scope = f"ranked on the {n} data sets ours has complete ({len(excluded)} not: {', '.join(excluded)})"
+    if side == "ours":
+        return UNKNOWN, f"{scope}; there: {verdict}, {evidence}"
+    return verdict, f"{scope}: {evidence}"
+
+
 PAIR_KINDS = {
     "dominates": _dominates,
     "larger_gain_on_subset": _larger_gain,
@@ -253,9 +268,9 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
         if claim["kind"] in PAIR_KINDS:
             verdict, evidence = PAIR_KINDS[claim["kind"]](cells, column, claim, table_spec)
         elif claim["kind"] in RANK_KINDS:
-            verdict, evidence = _rank_claim(ranks[stats_key], claim)
+            verdict, evidence = _on_complete_datasets(side, ranks, *_rank_claim(ranks[stats_key], claim))
         elif claim["kind"] == "control_significantly_better":
-            verdict, evidence = _control_claim(ranks[stats_key], claim)
+            verdict, evidence = _on_complete_datasets(side, ranks, *_control_claim(ranks[stats_key], claim))
         elif claim["kind"] == "not_significantly_worse":
             verdict, evidence = (
                 (UNKNOWN, "the paper gives one value per data set, no spread")
