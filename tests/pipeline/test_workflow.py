@@ -161,6 +161,21 @@ def test_a_run_elsewhere_without_a_tag_is_tagged_by_the_checkouts_profile(tmp_pa
     assert "results/runs/quick/brf/main/" in proc.stdout
 
 
+def test_planning_compiles_no_numba_kernel(tmp_path):
+    # Planning imports every estimator (parameter checks), but numba compiles nothing there
+    # (common.smk sets numba's module attribute, not its environment variable, so the jobs
+    # still compile: the tiny runs above would crawl otherwise). An empty numba cache directory
+    # stays empty through a dry run; before, it filled with every split kernel (about 80 s).
+    cache = tmp_path / "numba_cache"
+    cache.mkdir()
+    cmd = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(tmp_path / "run")]
+    cmd += ["--cores", "1", "--dry-run", "--config", "tag=tiny", _overrides()]
+    env = {**os.environ, "FORESTREPRO_MIRROR": str(MIRROR), "NUMBA_CACHE_DIR": str(cache)}
+    dry = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    assert dry.returncode == 0 and "rule train" in dry.stdout, dry.stdout[-2000:] + dry.stderr[-2000:]
+    assert not any(cache.rglob("*.nbi")), "planning compiled numba functions"
+
+
 def test_bad_override_stops_with_the_valid_keys(tmp_path):
     proc = snakemake(
         tmp_path, "--cores", "1", "--dry-run", check=False, extra_overrides=["method.rf.params.n_trees=3"]

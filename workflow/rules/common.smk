@@ -29,6 +29,16 @@ from snakemake_interface_executor_plugins.settings import DeploymentMethod
 SRC = Path(workflow.basedir) / "src"
 sys.path.insert(0, str(SRC))
 
+# Planning imports every method's estimator to check its parameters and never fits one. The
+# split kernels' modules compile at import (numba, eager signatures: the grow loop takes them as
+# first-class functions), about 80 s of CPU in a checkout whose numba cache (__pycache__) is
+# cold: every fresh clone, CI's worktrees, the tests' copies. So numba compiles nothing in this
+# process; the setting is numba's module attribute, not its environment variable, so the jobs
+# Snakemake starts compile as usual.
+import numba
+
+numba.config.DISABLE_JIT = True
+
 from forestrepro.config import ConfigError, compose_config, compute_tag, plan_spec_files, write_spec_files
 from forestrepro.config.jobs import data_key, method_threads as config_method_threads
 from forestrepro.record import FileHashes, record_status
