@@ -107,7 +107,7 @@ def test_the_recipe_puts_a_new_method_and_data_set_in_a_papers_table(tmp_path):
             REPO / part,
             repo / part,
             symlinks=True,
-            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
+            ignore=shutil.ignore_patterns("*.pyc", "*.egg-info"),  # numba's cache kept: no recompiling
         )
     for name in ("Snakefile", "environment.yml"):
         shutil.copy(REPO / name, repo / name)

@@ -76,7 +76,9 @@ def library_copy(tmp_path_factory):
     """A copy of the checkout's library, configuration and workflow, free to edit."""
     repo = tmp_path_factory.mktemp("repo")
     for part in ("src", "conf", "workflow"):
-        shutil.copytree(REPO / part, repo / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        # numba's cache files in __pycache__ are kept (copied with their sources' mtimes, which
+        # their index checks), so the copy's jobs do not compile every kernel again
+        shutil.copytree(REPO / part, repo / part, ignore=shutil.ignore_patterns("*.pyc", "*.egg-info"))
     for name in ("Snakefile", "environment.yml"):  # every rule names environment.yml (conda:)
         shutil.copy(REPO / name, repo / name)
     return repo
