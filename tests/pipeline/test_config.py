@@ -13,6 +13,7 @@ from forestrepro.config import (
     plan_spec_files,
     write_job_specs,
 )
+from forestrepro.config.jobs import method_threads
 from forestrepro.record import spec_digest
 
 
@@ -193,6 +194,26 @@ def test_choosing_papers_keeps_the_tag_and_so_the_records():
     ablation = compute_tag(compose_config(["method.rf.params.n_estimators=7"]), profile_cfg=base)
     subset = compose_config(["papers=[brf]", "method.rf.params.n_estimators=7"])
     assert compute_tag(subset, profile_cfg=base) == ablation != "quick"
+
+
+def test_what_a_job_reserves_keeps_the_tag_and_so_the_records():
+    """Cores, memory and time are not results: reserving other ones (a cluster's smaller nodes)
+    reads and writes the same records, with or without the composed defaults at hand."""
+    base = compose_config(profile="paper")
+    for overrides in (
+        ["resources.threads=1"],
+        ["+method.rf.resources.threads=2", "method.svm.resources.mem_mb=9000"],
+    ):
+        cfg = compose_config(overrides, profile="paper")
+        assert compute_tag(cfg, profile_cfg=base) == "paper"
+        assert compute_tag(cfg, overrides=overrides, conf_dir="no_conf_here") == "paper"
+    assert method_threads(compose_config(["resources.threads=3"], profile="paper"), "rf") == 3
+    assert method_threads(base, "rf") == 4 and method_threads(base, "c2rf_plus") == 1
+    quick = compose_config(["+method.svm.resources.threads=2"])
+    assert method_threads(quick, "rf") == 1 and method_threads(quick, "svm") == 2
+    # a parameter is a result, also next to a resource
+    changed = ["resources.threads=1", "method.rf.params.n_estimators=7"]
+    assert compute_tag(compose_config(changed, profile="paper"), profile_cfg=base) != "paper"
 
 
 def test_the_tag_composes_the_profile_from_the_configs_own_conf_dir(tmp_path, monkeypatch):

@@ -287,18 +287,25 @@ def test_data_files_are_keyed_by_content_and_not_refetched_for_where_they_are_re
     assert {p.name: p.stat().st_mtime_ns for p in data.glob("*.parquet")} == made
 
 
-def test_a_c2rf_job_reserves_one_core_and_a_forest_job_four(tmp_path):
+def test_a_c2rf_job_reserves_one_core_and_a_forest_job_the_profiles_threads(tmp_path):
     # A C2RF approach solves on one HiGHS thread: reserving 4 cores would leave 3 idle.
-    proc = snakemake(tmp_path, "--cores", "8", "--dry-run", extra_overrides=["papers=[brf,c2rf]"])
+    proc = snakemake(
+        tmp_path,
+        "--cores",
+        "8",
+        "--dry-run",
+        extra_overrides=["papers=[brf,c2rf]", "resources.threads=4"],
+    )
     threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
     assert threads["c2rf/biased/c2rf_plus/phoneme"] == "1" and threads["c2rf/srs/c2rf_rf/phoneme"] == "1"
     assert threads["brf/main/rf/wine"] == "4"
-    # a method's resources.threads sets what its jobs reserve (a cluster's smaller nodes)
+    # the quick profile's (1), and a method's resources.threads for its own jobs (a cluster's
+    # smaller nodes)
     proc = snakemake(
         tmp_path, "--cores", "8", "--dry-run", extra_overrides=["+method.rf.resources.threads=2"]
     )
     threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
-    assert threads["brf/main/rf/wine"] == "2" and threads["brf/main/knn/wine"] == "4"
+    assert threads["brf/main/rf/wine"] == "2" and threads["brf/main/knn/wine"] == "1"
 
 
 def test_snakemake_lint_is_clean(tmp_path):

@@ -50,16 +50,24 @@ class JobSpec:
         return self.cell if self.repeat is None else f"{self.cell}/repeat{self.repeat}"
 
 
-# Top-level keys that choose what runs or where data is read from, never a result
-# (``_result_relevant``): an override of one of them alone keeps the profile's tag.
-_SELECTION_KEYS = ("data", "profile", "papers")
+# Top-level keys that choose what runs, where data is read from, or what a job reserves, never a
+# result (``_result_relevant``): an override of one of them alone keeps the profile's tag.
+_SELECTION_KEYS = ("data", "profile", "papers", "resources")
 
 
 def _result_relevant(cfg: dict) -> dict:
-    """The part of the config that can change results: not where the data is read from, and not
-    which papers run (``papers``), since a job's spec holds all that its result depends on. So
-    ``papers=[rcrf]`` on the paper profile keeps the tag ``paper`` and finds its records."""
-    return {k: v for k, v in cfg.items() if k not in _SELECTION_KEYS}
+    """The part of the config that can change results: not where the data is read from, not
+    which papers run (``papers``), and not the cores, memory or time a job reserves (the
+    top-level ``resources`` and each method's), since a job's spec holds all that its result
+    depends on. So ``papers=[rcrf]`` or ``resources.threads=1`` on the paper profile keeps the
+    tag ``paper`` and finds its records."""
+    relevant = {k: v for k, v in cfg.items() if k not in _SELECTION_KEYS}
+    if "method" in relevant:
+        relevant["method"] = {
+            name: {k: v for k, v in method.items() if k != "resources"}
+            for name, method in relevant["method"].items()
+        }
+    return relevant
 
 
 def config_digest(cfg: dict) -> str:
@@ -69,8 +77,8 @@ def config_digest(cfg: dict) -> str:
 
 
 def _selects_only(override: str) -> bool:
-    key = override.partition("=")[0].strip().lstrip("+~")
-    return key.split(".")[0] in _SELECTION_KEYS
+    parts = override.partition("=")[0].strip().lstrip("+~").split(".")
+    return parts[0] in _SELECTION_KEYS or (parts[0] == "method" and parts[2:3] == ["resources"])
 
 
 def compute_tag(
@@ -119,15 +127,19 @@ def job_protocol(cfg: dict, paper: str, experiment: str, dataset: str) -> dict:
 
 
 # A C2RF approach solves each sample on one HiGHS thread (evaluation/c2rf_samples.py), so its
-# job reserves one core; every other training job may use up to 4, or the method's
-# resources.threads (like mem_mb and runtime_min; e.g. fewer on a cluster whose nodes have fewer
-# CPUs). Threads never change a number.
+# job reserves one core; every other training job reserves the method's resources.threads (like
+# mem_mb and runtime_min; e.g. fewer on a cluster whose nodes have fewer CPUs), else the
+# profile's resources.threads (conf/config.yaml: 4; the quick profile's small data sets: 1).
+# Threads never change a number.
 SINGLE_THREADED_ESTIMATORS = ("c2rf_approach",)
 
 
 def method_threads(cfg: dict, method: str) -> int:
     """Cores a training or scan job of ``method`` reserves."""
-    default = 1 if cfg["method"][method]["estimator"] in SINGLE_THREADED_ESTIMATORS else 4
+    if cfg["method"][method]["estimator"] in SINGLE_THREADED_ESTIMATORS:
+        default = 1
+    else:
+        default = cfg["resources"]["threads"]
     return int(cfg["method"][method].get("resources", {}).get("threads", default))
 
 
