@@ -51,20 +51,25 @@ class JobSpec:
 
 
 # Top-level keys that choose what runs, where data is read from, or what a job reserves, never a
-# result (``_result_relevant``): an override of one of them alone keeps the profile's tag.
-_SELECTION_KEYS = ("data", "profile", "papers", "resources")
+# result; so is each method's ``resources`` (``_changes_no_result``).
+_NO_RESULT_KEYS = ("data", "profile", "papers", "resources")
+
+
+def _changes_no_result(key: list[str]) -> bool:
+    """Whether the config key at ``key`` (its path, e.g. ``["method", "rf", "resources"]``) can
+    only change what runs, where data comes from or what a job reserves, since a job's spec holds
+    all that its result depends on. An override of such keys alone keeps the profile's tag."""
+    return key[0] in _NO_RESULT_KEYS or (key[0] == "method" and key[2:3] == ["resources"])
 
 
 def _result_relevant(cfg: dict) -> dict:
-    """The part of the config that can change results: not where the data is read from, not
-    which papers run (``papers``), and not the cores, memory or time a job reserves (the
-    top-level ``resources`` and each method's), since a job's spec holds all that its result
-    depends on. So ``papers=[rcrf]`` or ``resources.threads=1`` on the paper profile keeps the
-    tag ``paper`` and finds its records."""
-    relevant = {k: v for k, v in cfg.items() if k not in _SELECTION_KEYS}
+    """The part of the config that can change results (``_changes_no_result`` leaves out the
+    rest). So ``papers=[rcrf]`` or ``resources.threads=1`` on the paper profile keeps the tag
+    ``paper`` and finds its records."""
+    relevant = {k: v for k, v in cfg.items() if not _changes_no_result([k])}
     if "method" in relevant:
         relevant["method"] = {
-            name: {k: v for k, v in method.items() if k != "resources"}
+            name: {k: v for k, v in method.items() if not _changes_no_result(["method", name, k])}
             for name, method in relevant["method"].items()
         }
     return relevant
@@ -74,11 +79,6 @@ def config_digest(cfg: dict) -> str:
     """A short, stable hash of the result-relevant configuration."""
     text = json.dumps(_result_relevant(cfg), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:8]
-
-
-def _selects_only(override: str) -> bool:
-    parts = override.partition("=")[0].strip().lstrip("+~").split(".")
-    return parts[0] in _SELECTION_KEYS or (parts[0] == "method" and parts[2:3] == ["resources"])
 
 
 def compute_tag(
@@ -108,7 +108,8 @@ def compute_tag(
         return explicit
     profile = cfg["profile"]
     if profile_cfg is None:
-        if overrides is not None and all(_selects_only(str(o)) for o in overrides):
+        keys = [str(o).partition("=")[0].strip().lstrip("+~").split(".") for o in overrides or ()]
+        if overrides is not None and all(_changes_no_result(key) for key in keys):
             return profile
         profile_cfg = compose_config([], profile=profile, conf_dir=conf_dir)
     if _result_relevant(cfg) == _result_relevant(profile_cfg):
