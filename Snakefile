@@ -14,20 +14,16 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/scan.smk"
 include: "workflow/rules/train.smk"
-include: "workflow/rules/stats.smk"
 include: "workflow/rules/report.smk"
 
 
 # Cheap steps run in the Snakemake process itself, never through a cluster's queue: reading
-# the mirror, tables, figures and the report take seconds (training and scans are the work).
+# the mirror and the report (its tables and figures) take seconds (training and scans are the work).
 localrules:
     all,
     records,
     stale_record,
     fetch,
-    table,
-    plot_cd,
-    paper_figure,
     report,
 
 

@@ -66,45 +66,51 @@ def cmd_train(args: argparse.Namespace) -> None:
     train(args)
 
 
-def cmd_table(args: argparse.Namespace) -> None:
-    """Build one regenerated table (CSV, Markdown, LaTeX, rank statistics)."""
-    from .report.tables import build_table, write_table
-
-    spec = _read_json(args.spec)
-    runs = pd.concat([read_rows(p) for p in args.runs], ignore_index=True) if args.runs else pd.DataFrame()
-    result = build_table(runs, spec)
-    write_table(result, args.out_stem)
-    _log(f"wrote {args.out_stem}.{{csv,md,tex}} and rank statistics")
-
-
-def cmd_plot(args: argparse.Namespace) -> None:
-    """Draw the critical-difference diagrams of one table."""
-    from .report.figures import plot_cd_pair
-
-    ranks = _read_json(args.ranks)
-    for path in plot_cd_pair(ranks, args.title, args.out_stem):
-        _log(f"wrote {path}")
-
-
-def cmd_figure(args: argparse.Namespace) -> None:
-    """Draw one of a paper's figures from its experiment's runs."""
-    from .report.paper_figures import draw_figure
-
-    spec = _read_json(args.spec)
-    runs = pd.concat([read_rows(p) for p in args.runs], ignore_index=True)
-    for path in draw_figure(runs, spec, args.out_stem):
-        _log(f"wrote {path}")
+def _runs_by_experiment(groups: list[list[str]]) -> dict[str, pd.DataFrame]:
+    """``{"<paper>/<experiment>": its run records' rows}`` from ``--runs`` groups, each
+    ``<paper>/<experiment> path...``, the rows in the order the paths are given."""
+    return {
+        experiment: pd.concat([read_rows(p) for p in paths], ignore_index=True) if paths else pd.DataFrame()
+        for experiment, *paths in groups
+    }
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    """Assemble the report ``index.{md,html}`` of a tag from its tables, figures and run records."""
+    """Make a report: each table (CSV, Markdown, LaTeX, rank statistics), its critical-difference
+    diagrams, the paper's figures, then the page ``index.{md,html}`` with the run records'
+    provenance. One process makes them all: each is a fraction of a second of work after
+    seconds of imports (pandas, scipy.stats, matplotlib)."""
     from .report.build import build_report
+    from .report.figures import plot_cd_pair
+    from .report.paper_figures import draw_figure
+    from .report.tables import build_table, write_table
+
+    runs = _runs_by_experiment(args.runs)
+
+    def rows_of(spec: dict) -> pd.DataFrame:
+        # a copy: what one table or figure does to its frame reaches no other
+        return runs.get(f"{spec['paper']}/{spec['experiment']}", pd.DataFrame()).copy()
 
     cd_figures = {Path(png).name: Path(png) for png in args.cd_figures}
     tables = []
     for stem, spec_path in zip(args.tables, args.table_specs):
-        tables.append((Path(stem), _read_json(spec_path), cd_figures.get(f"{Path(stem).name}_cd.png")))
-    figures = [(Path(png), _read_json(spec)) for png, spec in zip(args.paper_figures, args.figure_specs)]
+        stem, spec = Path(stem), _read_json(spec_path)
+        write_table(build_table(rows_of(spec), spec), stem)
+        _log(f"wrote {stem}.{{csv,md,tex}} and rank statistics")
+        cd_png = cd_figures.get(f"{stem.name}_cd.png")
+        if cd_png is not None:
+            ranks = _read_json(stem.parent / f"{stem.name}_ranks.json")
+            for path in plot_cd_pair(
+                ranks, f"{spec['paper'].upper()} {spec['table']}", cd_png.with_suffix("")
+            ):
+                _log(f"wrote {path}")
+        tables.append((stem, spec, cd_png))
+    figures = []
+    for png, spec_path in zip(args.paper_figures, args.figure_specs):
+        spec = _read_json(spec_path)
+        for path in draw_figure(rows_of(spec), spec, Path(png).with_suffix("")):
+            _log(f"wrote {path}")
+        figures.append((Path(png), spec))
     dataset_specs = {spec["name"]: spec for spec in map(_read_json, args.dataset_specs)}
     records = [_read_json(p) for p in args.records]
     build_report(
@@ -199,35 +205,32 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--threads", type=int, default=1, help="the cores the job may use (default: 1)")
         p.set_defaults(func=command)
 
-    p = sub.add_parser("table", help=cmd_table.__doc__)
-    p.add_argument("--spec", required=True, help="the table's spec (JSON, written by the workflow)")
-    p.add_argument("--runs", nargs="*", default=[], help="the run records (CSV) the table reads")
-    p.add_argument("--out-stem", required=True, help="path without suffix: writes .csv, .md, .tex")
-    p.set_defaults(func=cmd_table)
-
-    p = sub.add_parser("plot", help=cmd_plot.__doc__)
-    p.add_argument("--ranks", required=True, help="the table's rank statistics (JSON, from table)")
-    p.add_argument("--title", required=True, help="the diagram's title")
-    p.add_argument("--out-stem", required=True, help="path without suffix of the PNGs to write")
-    p.set_defaults(func=cmd_plot)
-
-    p = sub.add_parser("figure", help=cmd_figure.__doc__)
-    p.add_argument("--spec", required=True, help="the figure's spec (JSON, written by the workflow)")
-    p.add_argument("--runs", nargs="+", required=True, help="the run records (CSV) the figure reads")
-    p.add_argument("--out-stem", required=True, help="path without suffix of the PNG to write")
-    p.set_defaults(func=cmd_figure)
-
     p = sub.add_parser("report", help=cmd_report.__doc__)
     p.add_argument("--tag", required=True, help="the run's tag (results/runs/<tag>)")
-    p.add_argument("--tables", nargs="+", required=True, help="each table's path without suffix")
+    p.add_argument(
+        "--tables",
+        nargs="+",
+        required=True,
+        help="each table to write: its path without suffix (.csv, .md, .tex, _ranks.json)",
+    )
     p.add_argument("--table-specs", nargs="+", required=True, help="each table's spec (JSON), in order")
+    p.add_argument(
+        "--runs",
+        nargs="+",
+        action="append",
+        default=[],
+        metavar="PAPER/EXPERIMENT [CSV ...]",
+        help="an experiment's run records, the rows its tables and figures read (once per experiment)",
+    )
     p.add_argument(
         "--cd-figures",
         nargs="*",
         default=[],
-        help="critical-difference diagrams (PNG), found by name: <table stem>_cd.png",
+        help="the critical-difference diagrams to draw (PNG, with a PDF beside), named <table stem>_cd.png",
     )
-    p.add_argument("--paper-figures", nargs="*", default=[], help="the paper's figures drawn (PNG)")
+    p.add_argument(
+        "--paper-figures", nargs="*", default=[], help="the paper's figures to draw (PNG, PDF beside)"
+    )
     p.add_argument("--figure-specs", nargs="*", default=[], help="each figure's spec (JSON), in order")
     p.add_argument(
         "--dataset-specs", nargs="*", default=[], help="the data sets' specs (JSON): origins, stand-ins"

@@ -157,13 +157,7 @@ PAPER_FIGURES = [(paper, fig) for paper in CFG["papers"] for fig in CFG["paper"]
 
 
 wildcard_constraints:
-    figure="fig[A-Za-z0-9_]*(?<!_cd)",  # not a table's CD diagram, <table>_cd (rule plot_cd)
-    dataset="[A-Za-z0-9_]+",
     data="[A-Za-z0-9_]+-[0-9a-f]{12}",
-    paper="[a-z0-9]+",
-    experiment="[A-Za-z0-9_]+",
-    method="[A-Za-z0-9_]+",
-    table="[A-Za-z0-9_]+",
     scan="[a-z0-9]+/[A-Za-z0-9_]+/[0-9a-f]+",
 
 
@@ -303,7 +297,9 @@ if PARTIAL:  # a table or figure with no finished run is left out of a partial r
 _REPORTED = sorted({(p, CFG["paper"][p]["tables"][t]["experiment"]) for p, t in TABLES}
                    | {(p, CFG["paper"][p]["figures"][f]["experiment"]) for p, f in PAPER_FIGURES})
 REPORTED_JOBS = [job for job in JOBS if (job.paper, job.experiment) in _REPORTED]
-REPORTED_RUNS = sorted({run for p, e in _REPORTED for run in runs_of_experiment(p, e)})
+# each experiment's records in its jobs' order, the order its tables and figures read the rows
+REPORT_RUNS = {f"{p}/{e}": runs_of_experiment(p, e) for p, e in _REPORTED}
+REPORTED_RUNS = sorted({run for runs in REPORT_RUNS.values() for run in runs})
 
 # Where the report goes: results/report/<tag>/, or --config report_dir=... (the committed
 # reports, results/report/paper/<name>/, see results/report/paper/reports.yaml). A report

@@ -1,60 +1,9 @@
-# Figures (critical-difference diagrams) and the report of the tag: published vs regenerated.
-
-
-rule plot_cd:
-    input:
-        ranks=f"{RESULTS}/tables/{TAG}/{{paper}}_{{table}}_ranks.json",
-    output:
-        png=report(
-            f"{FIGURES}/{TAG}/{{paper}}_{{table}}_cd.png",
-            caption="../report/cd_diagram.rst",
-            category="Figures",
-            subcategory="{paper}",
-        ),
-        pdf=f"{FIGURES}/{TAG}/{{paper}}_{{table}}_cd.pdf",
-    log:
-        f"{RESULTS}/logs/{TAG}/figures/{{paper}}_{{table}}_cd.log",
-    params:
-        cli=FORESTREPRO,
-        stem=f"{FIGURES}/{TAG}/{{paper}}_{{table}}_cd",
-        title=lambda wc: f"{wc.paper.upper()} {wc.table}",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    conda:
-        CONDA_ENV
-    shell:
-        "{params.cli} plot --ranks {input.ranks} --title '{params.title}' --out-stem {params.stem} 2> {log}"
-
-
-rule paper_figure:
-    input:
-        runs=lambda wc: runs_of_figure(wc.paper, wc.figure),
-    output:
-        png=report(
-            f"{FIGURES}/{TAG}/{{paper}}_{{figure}}.png",
-            caption="../report/paper_figure.rst",
-            category="Figures",
-            subcategory="{paper}",
-        ),
-        pdf=f"{FIGURES}/{TAG}/{{paper}}_{{figure}}.pdf",
-        claims=f"{FIGURES}/{TAG}/{{paper}}_{{figure}}.claims.json",
-    log:
-        f"{RESULTS}/logs/{TAG}/figures/{{paper}}_{{figure}}.log",
-    params:
-        cli=FORESTREPRO,
-        spec=f"{RESULTS}/runs/{TAG}/specs/{{paper}}/{{figure}}.figure.json",
-        spec_sha256=lambda wc: spec_sha256(f"{RESULTS}/runs/{TAG}/specs/{wc.paper}/{wc.figure}.figure.json"),
-        stem=f"{FIGURES}/{TAG}/{{paper}}_{{figure}}",
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    conda:
-        CONDA_ENV
-    shell:
-        "{params.cli} figure --spec {params.spec} --runs {input.runs} --out-stem {params.stem} 2> {log}"
+# The report of the tag: its tables (published vs regenerated, ranks, Friedman test, Nemenyi
+# critical difference; CSV, Markdown and LaTeX), their critical-difference diagrams, the papers'
+# figures and the page itself. One job makes them all, in one process: each is a fraction of a
+# second of work, where a process of its own spent two to four seconds importing pandas,
+# scipy.stats and matplotlib (a committed report's 8 to 19 such steps took 30 to 65 s; see
+# workflow/scripts/committed_reports.py).
 
 
 REPORT_SPECS = {
@@ -67,12 +16,43 @@ REPORT_SPECS = {
 
 rule report:
     input:
-        tables=[f"{RESULTS}/tables/{TAG}/{p}_{t}.csv" for p, t in TABLES],
-        figures=[f"{FIGURES}/{TAG}/{p}_{t}_cd.png" for p, t in RANKED_TABLES],
-        paper_figures=[f"{FIGURES}/{TAG}/{p}_{f}.png" for p, f in PAPER_FIGURES],
-        figure_claims=[f"{FIGURES}/{TAG}/{p}_{f}.claims.json" for p, f in PAPER_FIGURES],
+        runs=[run for runs in REPORT_RUNS.values() for run in runs],
         records=[provenance_of(run) for run in REPORTED_RUNS],
     output:
+        tables=[
+            report(
+                f"{RESULTS}/tables/{TAG}/{p}_{t}.csv",
+                caption="../report/table.rst",
+                category="Tables",
+                subcategory=p,
+                labels={"paper": p, "table": t},
+            )
+            for p, t in TABLES
+        ],
+        table_texts=[f"{RESULTS}/tables/{TAG}/{p}_{t}.{ext}" for p, t in TABLES for ext in ("md", "tex")],
+        ranks=[f"{RESULTS}/tables/{TAG}/{p}_{t}_ranks.json" for p, t in TABLES],
+        cd_figures=[
+            report(
+                f"{FIGURES}/{TAG}/{p}_{t}_cd.png",
+                caption="../report/cd_diagram.rst",
+                category="Figures",
+                subcategory=p,
+                labels={"paper": p, "figure": f"{t} (critical differences)"},
+            )
+            for p, t in RANKED_TABLES
+        ],
+        cd_pdfs=[f"{FIGURES}/{TAG}/{p}_{t}_cd.pdf" for p, t in RANKED_TABLES],
+        paper_figures=[
+            report(
+                f"{FIGURES}/{TAG}/{p}_{f}.png",
+                caption="../report/paper_figure.rst",
+                category="Figures",
+                subcategory=p,
+                labels={"paper": p, "figure": f},
+            )
+            for p, f in PAPER_FIGURES
+        ],
+        paper_figure_extras=[f"{FIGURES}/{TAG}/{p}_{f}.{ext}" for p, f in PAPER_FIGURES for ext in ("pdf", "claims.json")],
         md=f"{REPORT_DIR}/index.md",
         html=f"{REPORT_DIR}/index.html",
         # the same page with its figures embedded: snakemake --report shows a page on its own,
@@ -88,6 +68,7 @@ rule report:
         cli=FORESTREPRO,
         tag=TAG,
         out_dir=lambda wc, output: os.path.dirname(output.md),
+        runs=" ".join(f"--runs {experiment} {' '.join(runs)}" for experiment, runs in REPORT_RUNS.items()),
         table_specs=REPORT_SPECS["tables"],
         figure_specs=REPORT_SPECS["figures"],
         dataset_specs=REPORT_SPECS["datasets"],
@@ -98,12 +79,12 @@ rule report:
         committed="--committed" if COMMITTED_REPORT else "",
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=5,
+        mem_mb=2000,
+        runtime=10,
     conda:
         CONDA_ENV
     shell:
-        "{params.cli} report --tag {params.tag} --tables {params.stems} --table-specs {params.table_specs}"
-        " --cd-figures {input.figures} --paper-figures {input.paper_figures} --figure-specs {params.figure_specs}"
+        "{params.cli} report --tag {params.tag} {params.runs} --tables {params.stems} --table-specs {params.table_specs}"
+        " --cd-figures {output.cd_figures} --paper-figures {output.paper_figures} --figure-specs {params.figure_specs}"
         " --dataset-specs {params.dataset_specs} --records {input.records} --jobs {params.jobs}"
         " --out-dir {params.out_dir} --embedded-html {output.embedded} {params.partial} {params.committed} 2> {log}"
