@@ -574,3 +574,61 @@ def test_an_empty_cell_says_what_its_runs_did(tmp_path, monkeypatch):
         "wine / knn: no value: 1 of 3 runs solved within the time limit, fewer than the 60% the table needs"
         in md
     )
+
+
+def test_a_baseline_shift_explains_the_method_by_its_baseline_never_the_baseline_by_the_method():
+    from forestrepro.report.deviations import UNEXPLAINED, explain
+
+    # d1: m and the baseline b both 0.10-0.11 above the paper; d2: m 0.10 above, b only 0.05
+    # (more than m's tolerance apart); d3: b within tolerance; d4: b the other way
+    cells = pd.DataFrame(
+        {
+            "dataset": ["d1", "d1", "d2", "d2", "d3", "d3", "d4", "d4"],
+            "method": ["m", "b"] * 4,
+            "published_mean": [0.5] * 8,
+            "mean": [0.61, 0.60, 0.60, 0.55, 0.60, 0.51, 0.60, 0.40],
+            "tolerance": [0.02] * 8,
+        }
+    )
+    cells["delta"] = cells["mean"] - cells["published_mean"]
+    cells["within"] = [abs(d) <= 0.02 for d in cells["delta"]]
+    rule = {"cause": "protocol", "text": "b moves too", "test": "baseline_shift", "baseline": "b"}
+    spec = {"paper": "p", "table": "t", "causes": [rule]}
+    got = explain(cells, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d1", "m"), "cause"] == "protocol"
+    assert "this cell +0.1100, b +0.1000" in got.loc[("d1", "m"), "evidence"]
+    assert got.loc[("d1", "b"), "cause"] == UNEXPLAINED  # the baseline is not explained by m
+    assert got.loc[("d2", "m"), "cause"] == UNEXPLAINED  # 0.10 - 0.05 > 0.02
+    assert ("d3", "m") in got.index and got.loc[("d3", "m"), "cause"] == UNEXPLAINED
+    assert got.loc[("d4", "m"), "cause"] == UNEXPLAINED
+    # the baseline's cell not computed: undecided
+    missing = cells.astype({"within": object})
+    gone = (missing["dataset"] == "d1") & (missing["method"] == "b")
+    missing.loc[gone, ["mean", "delta"]] = float("nan")
+    missing.loc[gone, "within"] = None
+    got = explain(missing, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
+
+
+def test_a_baseline_shift_rule_must_name_a_method_of_the_paper():
+    from forestrepro.config.schema import check_references
+
+    cfg = {
+        "papers": ["p"],
+        "protocol": {"cv": {"kind": "cross_validation"}},
+        "method": {"breiman_rf": {"estimator": "forest"}, "m": {"estimator": "forest"}},
+        "dataset": {},
+        "paper": {
+            "p": {
+                "experiments": {"e": {"protocol": "cv", "methods": ["breiman_rf", "m"], "datasets": []}},
+                "tables": {"t": {"experiment": "e", "methods": {}, "datasets": {}}},
+                "causes": [
+                    {"cause": "protocol", "text": "x", "test": "baseline_shift", "baseline": "breiman_fr"}
+                ],
+            }
+        },
+    }
+    problems = check_references(cfg)
+    assert any(
+        "causes[0].baseline: unknown method 'breiman_fr' (did you mean breiman_rf?)" in p for p in problems
+    )

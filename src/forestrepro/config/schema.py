@@ -150,6 +150,11 @@ def check_references(cfg: dict) -> list[str]:
                     problems.append(
                         _unknown("table", table, list(pcfg["tables"]), f"paper.{paper}.causes[{i}]")
                     )
+            methods = sorted({m for exp in pcfg["experiments"].values() for m in exp["methods"]})
+            if "baseline" in rule and rule["baseline"] not in methods:
+                problems.append(
+                    _unknown("method", rule["baseline"], methods, f"paper.{paper}.causes[{i}].baseline")
+                )
     return problems
 
 

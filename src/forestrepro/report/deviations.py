@@ -23,6 +23,12 @@ Tests:
   paper had it, or the protocol), not in the method. A rule's ``among`` narrows "every other
   method" to a family that shares more than the data (e.g. the paper's forests, grown by the
   same tree code), and then names what they share in its text;
+- ``baseline_shift``: the paper's own baseline ``baseline`` (e.g. its plain RF, grown by the same
+  tree code on the same data under the same protocol) lies outside tolerance on the same data set,
+  the same way, and this cell's deviation differs from the baseline's by no more than the cell's
+  tolerance: the cell's difference from the baseline, the part that is the method's own, is the
+  paper's, and the offset both carry lies in what they share. It applies to the methods a rule
+  names, never to the baseline itself (which would explain the two by each other);
 - ``stand_in``: the cell's data set is a declared stand-in (``stand_in`` in its config) whose
   shape, as fed to the method, differs from the paper's Table 1: the cell is not computed on the
   paper's data, so it cannot test the paper's number. A rule names the stand-ins it covers
@@ -42,7 +48,7 @@ import pandas as pd
 
 CAUSES = ("reading", "baseline", "protocol", "data")
 UNEXPLAINED = "unexplained"
-TESTS = ("ablation_within", "better_than_published", "shared_deviation", "stand_in")
+TESTS = ("ablation_within", "better_than_published", "shared_deviation", "baseline_shift", "stand_in")
 
 
 def _in_scope(rule: dict, table: str, cell) -> bool:
@@ -74,6 +80,31 @@ def _shared_deviation(cell, cells: pd.DataFrame, among: list | None = None) -> s
     return f"this cell {cell['delta']:+.4f}; the other methods on {cell['dataset']}: {moved}"
 
 
+def _baseline_shift(cell, cells: pd.DataFrame, baseline: str) -> str | None:
+    """The evidence that ``baseline`` deviates on ``cell``'s data set the same way and by as much
+    (within the cell's tolerance), or None."""
+    if cell["method"] == baseline:
+        return None
+    match = cells[(cells["dataset"] == cell["dataset"]) & (cells["method"] == baseline)]
+    if match.empty:
+        return None
+    other = match.iloc[0]
+    if (
+        pd.isna(other["mean"])
+        or pd.isna(other["published_mean"])
+        or other["within"] is None
+        or other["within"]
+    ):
+        return None
+    if other["delta"] * cell["delta"] <= 0 or abs(cell["delta"] - other["delta"]) > cell["tolerance"]:
+        return None
+    return (
+        f"this cell {cell['delta']:+.4f}, {baseline} {other['delta']:+.4f}: our {cell['method']} - "
+        f"{baseline} differs from the paper's by {cell['delta'] - other['delta']:+.4f}, within "
+        f"{cell['tolerance']:.4f}"
+    )
+
+
 def _stand_in(cell, paper: str, dataset_specs: dict, data_provenance: dict) -> str | None:
     """The evidence that ``cell`` is computed on a stand-in of another shape, or None."""
     dspec = dataset_specs.get(cell["dataset"], {})
@@ -103,6 +134,8 @@ def _test(
     """The evidence if ``rule``'s test holds for ``cell``, else None."""
     if rule["test"] == "shared_deviation":
         return _shared_deviation(cell, cells, rule.get("among"))
+    if rule["test"] == "baseline_shift":
+        return _baseline_shift(cell, cells, rule["baseline"])
     if rule["test"] == "stand_in":
         return _stand_in(cell, spec["paper"], dataset_specs, data_provenance)
     if rule["test"] == "better_than_published":
