@@ -328,3 +328,15 @@ def test_no_shipped_figure_caption_names_a_data_set_it_does_not_draw(profile):
             words = set(figure_caption(fspec).replace(":", " ").replace(",", " ").split())
             others = (words & set(cfg["dataset"])) - {fspec.get("dataset")}
             assert not others, f"{paper}.figures.{name} caption names {sorted(others)}"
+
+
+def test_a_tables_caption_states_its_protocols_time_limit_as_overridden(tmp_path):
+    # the C2RF ablation's captions say {time_limit}: 60 s by default, 10 s when the limit is overridden
+    for limit, shown in ((None, "60 s"), ("10", "10 s")):
+        overrides = ["papers=[c2rf]"] + ([f"protocol.c2rf_ablation.time_limit={limit}"] if limit else [])
+        cfg = compose_config(overrides, profile="paper")
+        _, files = plan_spec_files(cfg, "t", str(tmp_path))
+        spec = json.loads(
+            next(text for path, text in files.items() if path.name == "ablation_time.table.json")
+        )
+        assert f"at {shown} per solve" in spec["caption"] and "{time_limit}" not in spec["caption"]
