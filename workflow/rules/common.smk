@@ -224,11 +224,6 @@ def stale_markers(jobs):
     return [stale_marker_of(job) for job in jobs if RECORDS[job.path].state == "stale"]
 
 
-def runs_of_table(paper, table):
-    """The run files of every job of the experiment that ``table`` of ``paper`` reads."""
-    return runs_of_experiment(paper, CFG["paper"][paper]["tables"][table]["experiment"])
-
-
 def runs_of_figure(paper, figure):
     """The run files of every job of the experiment that ``figure`` of ``paper`` draws."""
     return runs_of_experiment(paper, CFG["paper"][paper]["figures"][figure]["experiment"])
@@ -277,8 +272,19 @@ def provenance_of(run):
     return run.removesuffix(".csv") + ".provenance.json"
 
 
-if PARTIAL:  # a table or figure with no finished run is left out of a partial report
-    TABLES = [(p, t) for p, t in TABLES if runs_of_table(p, t)]
+def has_a_cell_run(paper, table):
+    """Whether some shown job of ``table``'s experiment is one of its cells (its method and data
+    set are in the table): an experiment's finished runs may all lie outside a table of it."""
+    tcfg = CFG["paper"][paper]["tables"][table]
+    return any(
+        job.paper == paper and job.experiment == tcfg["experiment"] and shown(job)
+        and job.method in tcfg["methods"] and (tcfg.get("pool_datasets") or job.dataset in tcfg["datasets"])
+        for job in JOBS
+    )
+
+
+if PARTIAL:  # a table with no finished run in its cells, or a figure with none, is left out of a partial report
+    TABLES = [(p, t) for p, t in TABLES if has_a_cell_run(p, t)]
     RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
     PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if runs_of_figure(p, f)]
     FINISHED_RUNS = sum(RECORDS[job.path].current for job in JOBS)
