@@ -354,6 +354,16 @@ def test_a_cause_is_attached_only_where_its_test_holds():
     assert fed.loc["d2", "cause"] == UNEXPLAINED and fed.loc["d2", "candidates"] == ""
 
 
+def _not_computed(cells: pd.DataFrame, dataset: str, method: str) -> pd.DataFrame:
+    """``cells`` with the cell (``dataset``, ``method``) left without a value, as a job that has
+    not run leaves it."""
+    missing = cells.astype({"within": object})
+    gone = (missing["dataset"] == dataset) & (missing["method"] == method)
+    missing.loc[gone, ["mean", "delta"]] = float("nan")
+    missing.loc[gone, "within"] = None
+    return missing
+
+
 def test_a_shared_deviation_is_attached_only_where_every_other_method_moves_the_same_way():
     from forestrepro.report.deviations import UNEXPLAINED, explain
 
@@ -388,11 +398,9 @@ def test_a_shared_deviation_is_attached_only_where_every_other_method_moves_the_
     got = explain(flipped, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
     assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
     # undecided while another method's cell is missing, and one other method is not enough
-    missing = cells.astype({"within": object})
-    gone = (missing["dataset"] == "d1") & (missing["method"] == "b2")
-    missing.loc[gone, ["mean", "delta"]] = float("nan")
-    missing.loc[gone, "within"] = None
-    got = explain(missing, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    got = explain(_not_computed(cells, "d1", "b2"), spec, lambda table: None, {}, {}).set_index(
+        ["dataset", "method"]
+    )
     assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
     two = cells[cells["method"] != "b2"]
     got = explain(two, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
@@ -602,11 +610,9 @@ def test_a_baseline_shift_explains_the_method_by_its_baseline_never_the_baseline
     assert ("d3", "m") in got.index and got.loc[("d3", "m"), "cause"] == UNEXPLAINED
     assert got.loc[("d4", "m"), "cause"] == UNEXPLAINED
     # the baseline's cell not computed: undecided
-    missing = cells.astype({"within": object})
-    gone = (missing["dataset"] == "d1") & (missing["method"] == "b")
-    missing.loc[gone, ["mean", "delta"]] = float("nan")
-    missing.loc[gone, "within"] = None
-    got = explain(missing, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    got = explain(_not_computed(cells, "d1", "b"), spec, lambda table: None, {}, {}).set_index(
+        ["dataset", "method"]
+    )
     assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
 
 
