@@ -278,6 +278,25 @@ def test_job_per_repeat_plans_one_job_per_split_and_dataset_options_set_the_repe
     assert [j.path for j in whole if j.method == "df"][:2] == ["wdf/main/df/adult", "wdf/main/df/yeast"]
 
 
+def test_an_experiments_dataset_options_go_over_the_papers_for_its_jobs_only(tmp_path):
+    """BRF's data_size experiments subsample isolet (the learning curve of the data_size cause
+    test); Table 2's isolet jobs keep the whole data set, and shuttle keeps the paper's option."""
+    cfg = compose_config(["papers=[brf]"], profile="paper")
+    _, files = plan_spec_files(cfg, "t", tmp_path)
+    specs = tmp_path / "runs" / "t" / "specs" / "brf"
+    half = json.loads(files[specs / "data_size_half/knn/isolet.json"])
+    assert half["dataset_options"] == {"subsample_rows": 780}
+    assert json.loads(files[specs / "data_size_quarter/knn/isolet.json"])["dataset_options"] == {
+        "subsample_rows": 390
+    }
+    assert json.loads(files[specs / "main/knn/isolet.json"])["dataset_options"] == {}
+    assert json.loads(files[specs / "main/knn/shuttle.json"])["dataset_options"] == {"subsample_rows": 14516}
+    with pytest.raises(
+        ConfigError, match="experiments.data_size_half.dataset_options: unknown data set 'usps'"
+    ):
+        compose_config(["+paper.brf.experiments.data_size_half.dataset_options.usps={subsample_rows: 100}"])
+
+
 def test_job_per_repeat_is_for_the_holdout_protocol_and_table_options_name_known_cells():
     with pytest.raises(ConfigError, match="job_per_repeat|holdout"):
         compose_config(["+protocol.brf_cv5.job_per_repeat=true"])

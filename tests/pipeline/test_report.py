@@ -638,3 +638,69 @@ def test_a_baseline_shift_rule_must_name_a_method_of_the_paper():
     assert any(
         "causes[0].baseline: unknown method 'breiman_fr' (did you mean breiman_rf?)" in p for p in problems
     )
+
+
+def test_a_data_size_rule_attaches_data_only_where_shrinking_gains_reach_the_paper():
+    from forestrepro.report.deviations import UNEXPLAINED, explain
+
+    # Published 0.90 on 4000 training rows; ours on 1000 (two doublings short). Curves on 250 / 500
+    # rows: d1 gains 0.08 then 0.04 per doubling (ratio 1/2): shrinking on, 0.02 + 0.01 more ->
+    # 0.88 + 0.03 = 0.91, within 0.02 of 0.90: data. d2 gains 0.02 then 0.01: at most 0.82 + 0.02 =
+    # 0.84 with steady gains, short of 0.88: the size cannot account for it. d3 gains grew (0.01,
+    # then 0.05): nothing surely gained, high 0.80 + 0.10 = 0.90 reaches: not decided. d4 lies above
+    # the paper: more rows cannot explain it.
+    cells = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2", "d3", "d4"],
+            "method": ["m"] * 4,
+            "published_mean": [0.90, 0.90, 0.90, 0.70],
+            "mean": [0.88, 0.82, 0.80, 0.80],
+            "tolerance": [0.02] * 4,
+            "n_train": [1000.0] * 4,
+        }
+    )
+    cells["delta"] = cells["mean"] - cells["published_mean"]
+    cells["within"] = False
+    curve = {
+        "quarter": pd.DataFrame(
+            {
+                "dataset": ["d1", "d2", "d3", "d4"],
+                "method": "m",
+                "mean": [0.76, 0.79, 0.74, 0.7],
+                "n_train": 250.0,
+            }
+        ),
+        "half": pd.DataFrame(
+            {
+                "dataset": ["d1", "d2", "d3", "d4"],
+                "method": "m",
+                "mean": [0.84, 0.81, 0.75, 0.75],
+                "n_train": 500.0,
+            }
+        ),
+    }
+    rule = {
+        "cause": "data",
+        "text": "fewer rows",
+        "test": "data_size",
+        "curve": ["quarter", "half"],
+        "paper_train_rows": 4000,
+    }
+    spec = {"paper": "p", "table": "t", "causes": [rule]}
+    got = explain(cells, spec, curve.get, {}, {}).set_index("dataset")
+    assert got.loc["d1", "cause"] == "data"
+    assert "gains per doubling +0.0800, +0.0400; 2.00 doublings" in got.loc["d1", "evidence"]
+    assert "0.9100 with shrinking gains, 0.9600 with steady ones" in got.loc["d1", "evidence"]
+    assert got.loc["d2", "cause"] == UNEXPLAINED
+    assert "tested: the data size cannot account for it" in got.loc["d2", "candidates"]
+    assert "0.8400 with steady ones" in got.loc["d2", "candidates"]
+    assert got.loc["d3", "cause"] == UNEXPLAINED
+    assert "tested: the data size alone is not shown to account for it" in got.loc["d3", "candidates"]
+    assert got.loc["d4", "cause"] == UNEXPLAINED and "tested" not in got.loc["d4", "candidates"]
+    # a point of the curve not computed: no test, no claim either way
+    partial = {**curve, "half": curve["half"].assign(mean=[float("nan"), 0.81, 0.75, 0.75])}
+    got = explain(cells, spec, partial.get, {}, {}).set_index("dataset")
+    assert got.loc["d1", "cause"] == UNEXPLAINED and "tested" not in got.loc["d1", "candidates"]
+    # already as many rows as the paper: nothing to carry on
+    got = explain(cells, {**spec, "causes": [{**rule, "paper_train_rows": 1000}]}, curve.get, {}, {})
+    assert (got["cause"] == UNEXPLAINED).all()

@@ -117,13 +117,22 @@ def compute_tag(
     return f"{profile}-{config_digest(cfg)}"
 
 
+def dataset_options(pcfg: dict, experiment: str, dataset: str) -> dict:
+    """The options of ``dataset`` in ``experiment``: the paper's ``dataset_options``, with the
+    experiment's own (e.g. a smaller ``subsample_rows`` for a learning curve) over them."""
+    return {
+        **pcfg.get("dataset_options", {}).get(dataset, {}),
+        **pcfg["experiments"][experiment].get("dataset_options", {}).get(dataset, {}),
+    }
+
+
 def job_protocol(cfg: dict, paper: str, experiment: str, dataset: str) -> dict:
     """The protocol a job of ``dataset`` runs: its experiment's, with the data set's own number
     of repeats where the paper's ``dataset_options`` set one (e.g. fewer splits of a data set
     whose every split costs hours)."""
     pcfg = cfg["paper"][paper]
     protocol = cfg["protocol"][pcfg["experiments"][experiment]["protocol"]]
-    repeats = pcfg.get("dataset_options", {}).get(dataset, {}).get("repeats")
+    repeats = dataset_options(pcfg, experiment, dataset).get("repeats")
     return protocol if repeats is None else {**protocol, "repeats": repeats}
 
 
@@ -276,7 +285,7 @@ def plan_spec_files(
                 **({"grid": exp["grid"]} if "grid" in exp else {}),
             },
             "dataset_config": cfg["dataset"][job.dataset],
-            "dataset_options": pcfg.get("dataset_options", {}).get(job.dataset, {}),
+            "dataset_options": dataset_options(pcfg, job.experiment, job.dataset),
         }
         files[job_spec_path(results, tag, job)] = _dump(spec)
         specs.append(spec)

@@ -76,6 +76,11 @@ def check_references(cfg: dict) -> list[str]:
                     problems.append(
                         _unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets")
                     )
+            for dataset in exp.get("dataset_options", {}):
+                if dataset not in exp["datasets"]:
+                    problems.append(
+                        _unknown("data set", dataset, list(exp["datasets"]), f"{where}.dataset_options")
+                    )
         for dataset in pcfg.get("dataset_options", {}):
             if dataset not in cfg.get("dataset", {}):
                 problems.append(
@@ -145,6 +150,7 @@ def check_references(cfg: dict) -> list[str]:
             for table in [
                 *rule.get("tables", []),
                 *([rule["ablation_table"]] if "ablation_table" in rule else []),
+                *rule.get("curve", []),
             ]:
                 if table not in pcfg["tables"]:
                     problems.append(

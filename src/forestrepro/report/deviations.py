@@ -35,6 +35,16 @@ Tests:
   (``datasets``): a stand-in that is a part of the paper's data (fewer rows of the same
   features) does not explain a cell by itself, and is left to other tests.
 
+- ``data_size``: the cell's data set has fewer training rows than the paper's
+  (``paper_train_rows``), and the same cells on fewer rows (the tables ``curve``, e.g. a half and a
+  quarter of the data) give a learning curve. Read off per doubling of the training rows, its
+  gains are carried on to the paper's training size in two ways: gains that keep shrinking at the
+  last measured ratio (the *low* projection) and gains that stay at the last one (the *high*
+  projection). The test holds when the low projection reaches the published value within the
+  cell's tolerance: the missing rows account for the cell even if their gains keep shrinking.
+  When it does not hold, the projections are shown beside the unexplained cell; where the gains
+  shrank and even the high projection falls short, the data size cannot account for the cell.
+
 A measurable difference that no test ties to the cell (our data's shape differs from the
 paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell as a
 *candidate*, never counted as its cause: more data does not always move a cell.
@@ -42,13 +52,22 @@ paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pandas as pd
 
 CAUSES = ("reading", "baseline", "protocol", "data")
 UNEXPLAINED = "unexplained"
-TESTS = ("ablation_within", "better_than_published", "shared_deviation", "baseline_shift", "stand_in")
+TESTS = (
+    "ablation_within",
+    "better_than_published",
+    "shared_deviation",
+    "baseline_shift",
+    "stand_in",
+    "data_size",
+)
 
 
 def _in_scope(rule: dict, table: str, cell) -> bool:
@@ -122,6 +141,82 @@ def _stand_in(cell, paper: str, dataset_specs: dict, data_provenance: dict) -> s
     return f"{dspec['stand_in']} Shape: " + ", ".join(diffs) if diffs else None
 
 
+@dataclass(frozen=True)
+class Projection:
+    """A cell's learning curve carried on to the paper's training rows (``data_size``)."""
+
+    points: tuple  # (training rows, value), by rows; the last is the cell itself
+    gains: tuple  # per doubling of the training rows, between consecutive points
+    doublings: float  # from the cell's training rows to the paper's
+    low: float  # gains shrinking on at the last measured ratio
+    high: float  # gains staying at the last one
+    shrinking: bool  # the last gain is below the one before it
+
+    def text(self, published: float) -> str:
+        points = " / ".join(f"{v:.4f}" for _, v in self.points)
+        rows = " / ".join(f"{n:.0f}" for n, _ in self.points)
+        gains = ", ".join(f"{g:+.4f}" for g in self.gains)
+        return (
+            f"{points} on {rows} training rows, gains per doubling {gains}; {self.doublings:.2f} "
+            f"doublings on to the paper's rows: {self.low:.4f} with shrinking gains, {self.high:.4f} "
+            f"with steady ones; published {published:.4f}"
+        )
+
+
+def projection(
+    cell, rule: dict, table_cells: Callable[[str], pd.DataFrame | None], sign: float
+) -> Projection | None:
+    """The ``data_size`` projection of ``cell`` (``sign`` = 1 when higher is better), or None when
+    the curve is incomplete or the cell already has as many training rows as the paper."""
+    points = []
+    for table in rule["curve"]:
+        other = table_cells(table)
+        if other is None or "n_train" not in other:
+            return None
+        match = other[(other["dataset"] == cell["dataset"]) & (other["method"] == cell["method"])]
+        if match.empty or pd.isna(match["mean"].iloc[0]) or pd.isna(match["n_train"].iloc[0]):
+            return None
+        points.append((float(match["n_train"].iloc[0]), float(match["mean"].iloc[0])))
+    if pd.isna(cell.get("n_train")) or pd.isna(cell["mean"]):
+        return None
+    points = sorted(points) + [(float(cell["n_train"]), float(cell["mean"]))]
+    doublings = math.log2(rule["paper_train_rows"] / points[-1][0])
+    if len(points) < 3 or doublings <= 0 or points[-2][0] >= points[-1][0]:
+        return None
+    gains = tuple(
+        sign * (b - a) / math.log2(m / n) for (n, a), (m, b) in zip(points, points[1:], strict=False)
+    )
+    last, before = gains[-1], gains[-2]
+    shrinking = last < before
+    if last <= 0:
+        low = 0.0
+    elif before > 0 and shrinking:
+        ratio = last / before  # per doubling; the sum of last * ratio^i over the doublings to come
+        low = last * ratio * (1 - ratio**doublings) / (1 - ratio)
+    else:  # the gains grew: no rate to carry on, and no gain that more rows surely bring
+        low = 0.0
+    value = points[-1][1]
+    return Projection(
+        points=tuple(points),
+        gains=gains,
+        doublings=doublings,
+        low=value + sign * low,
+        high=value + sign * max(last, 0.0) * doublings,
+        shrinking=shrinking,
+    )
+
+
+def _data_size(cell, rule: dict, spec: dict, table_cells: Callable[[str], pd.DataFrame | None]) -> str | None:
+    """The evidence that the paper's larger training set accounts for ``cell``, or None."""
+    sign = 1.0 if spec.get("higher_is_better", True) else -1.0
+    if sign * cell["delta"] >= 0:  # more rows would not bring a cell above the paper's down to it
+        return None
+    found = projection(cell, rule, table_cells, sign)
+    if found is None or sign * (found.low - cell["published_mean"]) < -cell["tolerance"]:
+        return None
+    return found.text(cell["published_mean"])
+
+
 def _test(
     rule: dict,
     cell,
@@ -136,6 +231,8 @@ def _test(
         return _shared_deviation(cell, cells, rule.get("among"))
     if rule["test"] == "baseline_shift":
         return _baseline_shift(cell, cells, rule["baseline"])
+    if rule["test"] == "data_size":
+        return _data_size(cell, rule, spec, table_cells)
     if rule["test"] == "stand_in":
         return _stand_in(cell, spec["paper"], dataset_specs, data_provenance)
     if rule["test"] == "better_than_published":
@@ -183,6 +280,30 @@ def data_candidates(
     return found
 
 
+def _data_size_tried(cell, spec: dict, table_cells: Callable[[str], pd.DataFrame | None]) -> list[str]:
+    """What the ``data_size`` rules in scope measured for a cell they did not explain."""
+    sign = 1.0 if spec.get("higher_is_better", True) else -1.0
+    tried = []
+    for rule in spec.get("causes", []):
+        if (
+            rule["test"] != "data_size"
+            or not _in_scope(rule, spec["table"], cell)
+            or sign * cell["delta"] >= 0
+        ):
+            continue
+        found = projection(cell, rule, table_cells, sign)
+        if found is None:
+            continue
+        short = sign * (found.high - cell["published_mean"]) < -cell["tolerance"]
+        verdict = (
+            "the data size cannot account for it"
+            if found.shrinking and short
+            else "the data size alone is not shown to account for it"
+        )
+        tried.append(f"tested: {verdict} ({found.text(cell['published_mean'])})")
+    return tried
+
+
 def explain(
     cells: pd.DataFrame,
     spec: dict,
@@ -207,6 +328,7 @@ def explain(
             else data_candidates(
                 cell["dataset"], spec["paper"], dataset_specs, data_provenance, cell.get("rows_fed")
             )
+            + _data_size_tried(cell, spec, table_cells)
         )
         rows.append(
             {

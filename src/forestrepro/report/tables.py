@@ -167,6 +167,12 @@ def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
         # The rows the protocol fed the method (C2RF: after its duplicate removal), per data set:
         # what the data notes compare with the paper's table of data sets.
         cells["rows_fed"] = cells["dataset"].map(runs.groupby("dataset")["n_rows"].max())
+    if "n_train" in runs and len(runs):
+        # the mean training rows of the cell's fits: where a learning curve is read (deviations.py)
+        n_train = runs.groupby(["dataset", "method"])["n_train"].mean()
+        cells["n_train"] = [
+            float(n_train.get(k, float("nan"))) for k in zip(cells["dataset"], cells["method"], strict=True)
+        ]
     higher = spec.get("higher_is_better", True)
     alpha = spec.get("alpha", 0.05)
     extra = {
