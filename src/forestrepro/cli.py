@@ -142,22 +142,29 @@ def cmd_plan(args: argparse.Namespace) -> None:
         for job in jobs:
             print(f"  {job.path}")
         return
-    _print_costs(cfg, jobs, Path(args.results) / "runs" / tag, args.cores)
+    reference = None if args.reference is None else Path(args.results) / "runs" / args.reference
+    _print_costs(cfg, jobs, Path(args.results) / "runs" / tag, args.cores, reference)
 
 
-def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int) -> None:
+def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: Path | None) -> None:
     from collections import defaultdict
 
-    from .config.jobs import method_threads
-    from .record.cost import estimate, makespan, measured
+    from .config.jobs import job_protocol, method_threads
+    from .record.cost import estimate, limit_modelled, makespan, measured
 
     published = {
         name: next((s for s in (d.get("published") or {}).values() if s), {})
         for name, d in cfg["dataset"].items()
     }
     threads = {job.path: method_threads(cfg, job.method) for job in jobs}
-    costs = estimate(jobs, threads, measured(runs_dir), published)
-    print(f"records read from {runs_dir}")
+    limits = {
+        job.path: float(protocol["time_limit"])
+        for job in jobs
+        if "time_limit" in (protocol := job_protocol(cfg, job.paper, job.experiment, job.dataset))
+    }
+    limit_model = {} if reference is None else limit_modelled(reference, limits)
+    costs = estimate(jobs, threads, measured(runs_dir), published, limit_model)
+    print(f"records read from {runs_dir}" + ("" if reference is None else f" (limit model: {reference})"))
     print(f"  {'job':<58} {'threads':>7} {'core-s':>9}  source")
     for cost in costs:
         seconds = "?" if cost.core_seconds is None else f"{cost.core_seconds:.1f}"
@@ -165,12 +172,15 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int) -> None:
     groups = defaultdict(list)
     for job, cost in zip(jobs, costs):
         groups[f"{job.paper}/{job.experiment}"].append(cost)
-    print(f"  {'experiment':<24} {'jobs':>5} {'measured':>9} {'model':>6} {'unknown':>8} {'core-h':>8}")
+    print(
+        f"  {'experiment':<24} {'jobs':>5} {'measured':>9} {'limit':>6} {'model':>6} {'unknown':>8} {'core-h':>8}"
+    )
     for name, group in [*groups.items(), ("total", costs)]:
-        n = {src: sum(c.source == src for c in group) for src in ("measured", "model", "unknown")}
+        n = {src: sum(c.source == src for c in group) for src in ("measured", "limit", "model", "unknown")}
         hours = sum(c.core_seconds for c in group if c.core_seconds is not None) / 3600
         print(
-            f"  {name:<24} {len(group):>5} {n['measured']:>9} {n['model']:>6} {n['unknown']:>8} {hours:>8.1f}"
+            f"  {name:<24} {len(group):>5} {n['measured']:>9} {n['limit']:>6} {n['model']:>6} "
+            f"{n['unknown']:>8} {hours:>8.1f}"
         )
     unknown = sum(c.core_seconds is None for c in costs)
     print(
@@ -273,6 +283,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="also estimate each job's core-seconds and the wall time on this many cores",
     )
     p.add_argument("--results", default="results", help="where the run records are (results/runs/<tag>)")
+    p.add_argument(
+        "--reference",
+        default=None,
+        help="a tag run at a smaller time limit per solve: a C2RF job without a record of its own is "
+        "charged its record there plus, per solve that stopped at that limit, the rest up to this "
+        "configuration's (an upper bound; record/cost.py)",
+    )
     p.set_defaults(func=cmd_plan)
     return parser
 

@@ -68,3 +68,26 @@ def test_a_job_is_measured_from_its_record_else_modelled_from_its_methods_record
     )  # 20,000 = 2 x largest
     # beyond twice the largest size, with no size, with no record of its method, with 2 records only
     assert [c.source for c in costs[4:]] == ["unknown"] * 4
+
+
+def test_a_time_limited_job_is_charged_its_reference_record_plus_the_rest_of_each_stopped_solve(tmp_path):
+    from forestrepro.record.cost import limit_modelled
+
+    def record(path, wall, rows):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / f"{path}.provenance.json").write_text(json.dumps({"wall_seconds": wall, "threads": 1}))
+        header = "status,time_limit\n"
+        (tmp_path / f"{path}.csv").write_text(header + "".join(f"{s},{t}\n" for s, t in rows))
+
+    # three solves at 10 s: two optimal, one stopped at the limit
+    record("c/biased/a/d", 20.0, [("optimal", 10.0), ("optimal", 10.0), ("time_limit", 10.0)])
+    record("c/biased/b/d", 5.0, [("optimal", 60.0)])  # run at a larger limit than planned
+    record("c/biased/rf/d", 5.0, [("majority_vote", 10.0)])  # RF solves nothing: as recorded
+    planned = {"c/biased/a/d": 100.0, "c/biased/b/d": 30.0, "c/biased/rf/d": 100.0, "c/biased/x/d": 100.0}
+    got = limit_modelled(tmp_path, planned)
+    # 20 core-s recorded, plus 90 s more for the stopped solve; b's reference limit is above 30 s
+    assert got == {"c/biased/a/d": pytest.approx(110.0), "c/biased/rf/d": pytest.approx(5.0)}
+    del got["c/biased/rf/d"]
+    jobs = [JobSpec("c", "biased", m, "d") for m in ("a", "b")]
+    costs = estimate(jobs, {j.path: 1 for j in jobs}, {}, {}, got)
+    assert [(c.source, c.core_seconds) for c in costs] == [("limit", pytest.approx(110.0)), ("unknown", None)]

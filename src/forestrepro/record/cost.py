@@ -15,6 +15,13 @@ job the model cannot reach is *unknown* and is left out of the totals, which say
 its range the model is a rough guide: it ignores what a method's cost depends on besides size
 (classes, tree depth, a C2RF solve's difficulty).
 
+A job with a time limit per solve (C2RF's approaches) and no record here can instead be
+*limit-modelled* from the same job's record in a reference tag run at a smaller limit
+(``plan --reference <tag>``): the reference's core-seconds, plus, for each solve that stopped at
+the reference's limit, the rest of the way to this configuration's limit. Solves that finished
+take their measured time, which a larger limit does not change; a solve that hit the smaller
+limit is charged the whole larger one, so the figure is an upper bound (minus load noise).
+
 The wall time on N cores is that of a greedy list schedule: jobs longest first, each started as
 soon as its threads are free, taking core-seconds / threads (perfect scaling within a job: an
 optimistic assumption), the jobs of a scanned data set after their scan (scan costs are not
@@ -43,7 +50,7 @@ class JobCost:
     path: str
     threads: int
     core_seconds: float | None
-    source: str  # "measured", "model" or "unknown"
+    source: str  # "measured", "limit", "model" or "unknown"
 
 
 def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
@@ -58,6 +65,31 @@ def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
         path = prov.relative_to(runs_dir).as_posix().removesuffix(".provenance.json")
         shape = (record.get("data") or {}).get("shape") or {}
         found[path] = (float(record["wall_seconds"]) * int(record.get("threads") or 1), shape)
+    return found
+
+
+def limit_modelled(reference_dir: str | Path, limits: dict[str, float]) -> dict[str, float]:
+    """``{job path: core-seconds}`` for the jobs of ``limits`` (job path -> this configuration's
+    time limit per solve) whose record under ``reference_dir`` has per-solve ``seconds``,
+    ``solved`` and ``time_limit`` at a limit no larger (module docstring)."""
+    import pandas as pd
+
+    reference_dir = Path(reference_dir)
+    found = {}
+    for path, limit in limits.items():
+        rows_path = reference_dir / f"{path}.csv"
+        prov_path = reference_dir / f"{path}.provenance.json"
+        if not rows_path.is_file() or not prov_path.is_file():
+            continue
+        record = json.loads(prov_path.read_text())
+        rows = pd.read_csv(rows_path)
+        if "wall_seconds" not in record or not {"status", "time_limit"} <= set(rows.columns):
+            continue
+        if (rows["time_limit"] > limit).any():
+            continue
+        stopped = rows[rows["status"] == "time_limit"]
+        extra = float((limit - stopped["time_limit"]).sum())
+        found[path] = float(record["wall_seconds"]) * int(record.get("threads") or 1) + extra
     return found
 
 
@@ -76,12 +108,18 @@ def fit_power_law(sizes: list[float], costs: list[float]) -> tuple[float, float]
 
 
 def estimate(
-    jobs, threads: dict[str, int], records: dict[str, tuple[float, dict]], published_shapes: dict[str, dict]
+    jobs,
+    threads: dict[str, int],
+    records: dict[str, tuple[float, dict]],
+    published_shapes: dict[str, dict],
+    limit_model: dict[str, float] | None = None,
 ) -> list[JobCost]:
-    """Each job's cost: measured from ``records`` (by job path), else modelled from the records of
-    its (paper, experiment, method) at the size of its data set, else unknown. ``jobs`` are
-    ``config.jobs.JobSpec``; ``threads`` maps a job path to the cores it reserves;
-    ``published_shapes`` maps a data set to the paper's shape (a fallback for its size)."""
+    """Each job's cost: measured from ``records`` (by job path), else from ``limit_model`` (by job
+    path, ``limit_modelled``), else modelled from the records of its (paper, experiment, method)
+    at the size of its data set, else unknown. ``jobs`` are ``config.jobs.JobSpec``; ``threads``
+    maps a job path to the cores it reserves; ``published_shapes`` maps a data set to the paper's
+    shape (a fallback for its size)."""
+    limit_model = limit_model or {}
     shapes = dict(published_shapes)
     for job in jobs:  # our data's shape where some record read it
         rec = records.get(job.path)
@@ -103,6 +141,8 @@ def estimate(
         size = _size(shapes.get(job.dataset, {}))
         if rec:
             costs.append(JobCost(job.path, threads[job.path], rec[0], "measured"))
+        elif job.path in limit_model:
+            costs.append(JobCost(job.path, threads[job.path], limit_model[job.path], "limit"))
         elif model and size and model[2] <= size <= model[3]:
             a, b = model[:2]
             costs.append(JobCost(job.path, threads[job.path], math.exp(a + b * math.log(size)), "model"))
