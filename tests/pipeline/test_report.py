@@ -692,15 +692,15 @@ def test_a_data_size_rule_attaches_data_only_where_shrinking_gains_reach_the_pap
     assert "gains per doubling +0.0800, +0.0400; 2.00 doublings" in got.loc["d1", "evidence"]
     assert "0.9100 with shrinking gains, 0.9600 with steady ones" in got.loc["d1", "evidence"]
     assert got.loc["d2", "cause"] == UNEXPLAINED
-    assert "tested: the data size cannot account for it" in got.loc["d2", "candidates"]
-    assert "0.8400 with steady ones" in got.loc["d2", "candidates"]
+    assert "tested: the data size cannot account for it" in got.loc["d2", "evidence"]
+    assert "0.8400 with steady ones" in got.loc["d2", "evidence"]
     assert got.loc["d3", "cause"] == UNEXPLAINED
-    assert "tested: the data size alone is not shown to account for it" in got.loc["d3", "candidates"]
-    assert got.loc["d4", "cause"] == UNEXPLAINED and "tested" not in got.loc["d4", "candidates"]
+    assert "tested: the data size alone is not shown to account for it" in got.loc["d3", "evidence"]
+    assert got.loc["d4", "cause"] == UNEXPLAINED and got.loc["d4", "evidence"] == ""
     # a point of the curve not computed: no test, no claim either way
     partial = {**curve, "half": curve["half"].assign(mean=[float("nan"), 0.81, 0.75, 0.75])}
     got = explain(cells, spec, partial.get, {}, {}).set_index("dataset")
-    assert got.loc["d1", "cause"] == UNEXPLAINED and "tested" not in got.loc["d1", "candidates"]
+    assert got.loc["d1", "cause"] == UNEXPLAINED and got.loc["d1", "evidence"] == ""
     # already as many rows as the paper: nothing to carry on
     got = explain(cells, {**spec, "causes": [{**rule, "paper_train_rows": 1000}]}, curve.get, {}, {})
     assert (got["cause"] == UNEXPLAINED).all()

@@ -42,7 +42,7 @@ Tests:
   last measured ratio (the *low* projection) and gains that stay at the last one (the *high*
   projection). The test holds when the low projection reaches the published value within the
   cell's tolerance: the missing rows account for the cell even if their gains keep shrinking.
-  When it does not hold, the projections are shown beside the unexplained cell; where the gains
+  When it does not hold, the projections are the unexplained cell's evidence; where the gains
   shrank and even the high projection falls short, the data size cannot account for the cell.
 
 A measurable difference that no test ties to the cell (our data's shape differs from the
@@ -311,7 +311,8 @@ def explain(
     dataset_specs: dict,
     data_provenance: dict,
 ) -> pd.DataFrame:
-    """The cells outside tolerance, each with ``cause``, ``evidence`` and ``candidates``."""
+    """The cells outside tolerance, each with ``cause``, ``evidence`` (for an unexplained cell, what
+    a test measured that fell short) and ``candidates``."""
     outside = cells[cells["within"].map(lambda v: v is False)]
     rows = []
     for _, cell in outside.iterrows():
@@ -328,8 +329,9 @@ def explain(
             else data_candidates(
                 cell["dataset"], spec["paper"], dataset_specs, data_provenance, cell.get("rows_fed")
             )
-            + _data_size_tried(cell, spec, table_cells)
         )
+        if cause == UNEXPLAINED:  # what a test measured without explaining the cell
+            evidence = "; ".join(_data_size_tried(cell, spec, table_cells))
         rows.append(
             {
                 "dataset": cell["dataset"],

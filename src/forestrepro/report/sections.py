@@ -82,7 +82,11 @@ def deviation_blocks(explained: pd.DataFrame, digits: int) -> list:
             r["method"],
             _fmt(r["delta"], digits),
             Styled(r["cause"], "out" if r["cause"] == UNEXPLAINED else "ok"),
-            r["evidence"] or (f"candidate, not tested: {r['candidates']}" if r["candidates"] else ""),
+            "; ".join(
+                part
+                for part in (r["evidence"], r["candidates"] and f"candidate, not tested: {r['candidates']}")
+                if part
+            ),
         )
         for _, r in explained.iterrows()
     )
