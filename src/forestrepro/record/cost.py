@@ -70,8 +70,9 @@ def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
 
 def limit_modelled(reference_dir: str | Path, limits: dict[str, float]) -> dict[str, float]:
     """``{job path: core-seconds}`` for the jobs of ``limits`` (job path -> this configuration's
-    time limit per solve) whose record under ``reference_dir`` has per-solve ``seconds``,
-    ``solved`` and ``time_limit`` at a limit no larger (module docstring)."""
+    time limit per solve) whose record under ``reference_dir`` has per-solve ``status`` and
+    ``time_limit`` at a limit no larger (module docstring); a solve stopped by its limit has
+    status 'time_limit'."""
     import pandas as pd
 
     reference_dir = Path(reference_dir)

@@ -55,6 +55,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 import pandas as pd
 
@@ -163,11 +164,19 @@ class Projection:
         )
 
 
+def _sign(spec: dict) -> float:
+    """1 when the table's metric is better higher, else -1."""
+    return 1.0 if spec.get("higher_is_better", True) else -1.0
+
+
 def projection(
     cell, rule: dict, table_cells: Callable[[str], pd.DataFrame | None], sign: float
 ) -> Projection | None:
     """The ``data_size`` projection of ``cell`` (``sign`` = 1 when higher is better), or None when
-    the curve is incomplete or the cell already has as many training rows as the paper."""
+    the cell is not short of the paper's value (more rows would not bring it down to it), the
+    curve is incomplete, or the cell already has as many training rows as the paper."""
+    if sign * cell["delta"] >= 0:
+        return None
     points = []
     for table in rule["curve"]:
         other = table_cells(table)
@@ -183,18 +192,13 @@ def projection(
     doublings = math.log2(rule["paper_train_rows"] / points[-1][0])
     if len(points) < 3 or doublings <= 0 or points[-2][0] >= points[-1][0]:
         return None
-    gains = tuple(
-        sign * (b - a) / math.log2(m / n) for (n, a), (m, b) in zip(points, points[1:], strict=False)
-    )
+    gains = tuple(sign * (b - a) / math.log2(m / n) for (n, a), (m, b) in pairwise(points))
     last, before = gains[-1], gains[-2]
     shrinking = last < before
-    if last <= 0:
-        low = 0.0
-    elif before > 0 and shrinking:
+    low = 0.0  # no gain that more rows surely bring, unless the gains shrink at a rate to carry on
+    if 0 < last < before:
         ratio = last / before  # per doubling; the sum of last * ratio^i over the doublings to come
         low = last * ratio * (1 - ratio**doublings) / (1 - ratio)
-    else:  # the gains grew: no rate to carry on, and no gain that more rows surely bring
-        low = 0.0
     value = points[-1][1]
     return Projection(
         points=tuple(points),
@@ -208,9 +212,7 @@ def projection(
 
 def _data_size(cell, rule: dict, spec: dict, table_cells: Callable[[str], pd.DataFrame | None]) -> str | None:
     """The evidence that the paper's larger training set accounts for ``cell``, or None."""
-    sign = 1.0 if spec.get("higher_is_better", True) else -1.0
-    if sign * cell["delta"] >= 0:  # more rows would not bring a cell above the paper's down to it
-        return None
+    sign = _sign(spec)
     found = projection(cell, rule, table_cells, sign)
     if found is None or sign * (found.low - cell["published_mean"]) < -cell["tolerance"]:
         return None
@@ -236,8 +238,7 @@ def _test(
     if rule["test"] == "stand_in":
         return _stand_in(cell, spec["paper"], dataset_specs, data_provenance)
     if rule["test"] == "better_than_published":
-        sign = 1.0 if spec.get("higher_is_better", True) else -1.0
-        if sign * cell["delta"] > cell["tolerance"]:
+        if _sign(spec) * cell["delta"] > cell["tolerance"]:
             return f"ours {cell['mean']:.4f} vs published {cell['published_mean']:.4f}"
         return None
     if rule["test"] == "ablation_within":
@@ -282,14 +283,10 @@ def data_candidates(
 
 def _data_size_tried(cell, spec: dict, table_cells: Callable[[str], pd.DataFrame | None]) -> list[str]:
     """What the ``data_size`` rules in scope measured for a cell they did not explain."""
-    sign = 1.0 if spec.get("higher_is_better", True) else -1.0
+    sign = _sign(spec)
     tried = []
     for rule in spec.get("causes", []):
-        if (
-            rule["test"] != "data_size"
-            or not _in_scope(rule, spec["table"], cell)
-            or sign * cell["delta"] >= 0
-        ):
+        if rule["test"] != "data_size" or not _in_scope(rule, spec["table"], cell):
             continue
         found = projection(cell, rule, table_cells, sign)
         if found is None:
