@@ -41,7 +41,7 @@ numba.config.DISABLE_JIT = True
 
 from forestrepro.config import ConfigError, compose_config, compute_tag, plan_spec_files, write_spec_files
 from forestrepro.config.jobs import data_key, method_threads as config_method_threads
-from forestrepro.record import FileHashes, record_status
+from forestrepro.record import Equivalences, FileHashes, record_status
 
 RESULTS = "results"
 FIGURES = "figures"
@@ -182,7 +182,11 @@ def record_of(job):
 
 
 _HASHES = FileHashes()
-RECORDS = {job.path: record_status(record_of(job), job.spec_digest, _HASHES) for job in JOBS}
+# library changes shown by reruns to leave results unchanged (forestrepro/record/equivalence.py)
+_EQUIVALENCES = Equivalences.read(f"{RESULTS}/runs/equivalences.tsv")
+RECORDS = {
+    job.path: record_status(record_of(job), job.spec_digest, _HASHES, _EQUIVALENCES) for job in JOBS
+}
 # The jobs that training may run: every job whose record is missing or stale.
 PENDING_JOBS = "|".join(re.escape(path) for path, status in RECORDS.items() if not status.current) or "(?!)"
 

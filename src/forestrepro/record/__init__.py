@@ -7,6 +7,7 @@ Exports are lazy (``_lazy.py``): a training job imports the writing half (``stor
 from .._lazy import lazy_exports
 
 __all__ = [
+    "Equivalences",
     "FileHashes",
     "RecordStatus",
     "code_digest",
@@ -24,6 +25,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "Equivalences": "equivalence",
         "FileHashes": "currency",
         "RecordStatus": "currency",
         "record_status": "currency",

@@ -2,7 +2,8 @@
 
 A record is *current* when its format is this one, its CSV is the one its provenance
 hashed, its spec digest equals the job's spec digest now, and every library file it
-recorded (``code.files``) has the same SHA-256 now. Then the job is finished, on any
+recorded (``code.files``) has the same SHA-256 now, or content the committed equivalence
+ledger shows to give the same results (``record/equivalence.py``). Then the job is finished, on any
 machine and in any fresh clone, whatever the files' modification times; the workflow
 (``workflow/rules/common.smk``) gives such a job no inputs, so Snakemake has nothing to
 rerun. Otherwise it is *missing* or *stale*, with the reason, and the job runs.
@@ -15,6 +16,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from .equivalence import Equivalences
 from .provenance import PACKAGE_ROOT
 from .store import FORMAT, provenance_path
 
@@ -43,9 +45,13 @@ class FileHashes:
         return self._known[relative]
 
 
-def record_status(rows_path: str | Path, spec_digest: str, hashes: FileHashes) -> RecordStatus:
+def record_status(
+    rows_path: str | Path, spec_digest: str, hashes: FileHashes, equivalences: Equivalences | None = None
+) -> RecordStatus:
     """Whether the record at ``rows_path`` is current for a job whose spec digest is
-    ``spec_digest`` and whose library files hash as ``hashes`` says."""
+    ``spec_digest`` and whose library files hash as ``hashes`` says, a file whose content
+    changed counting as unchanged where ``equivalences`` leads from its recorded hash to now."""
+    equivalences = equivalences or Equivalences()
     rows_path = Path(rows_path)
     prov_path = provenance_path(rows_path)
     if not rows_path.exists() and not prov_path.exists():
@@ -63,7 +69,9 @@ def record_status(rows_path: str | Path, spec_digest: str, hashes: FileHashes) -
     if prov.get("spec_digest") != spec_digest:
         return RecordStatus("stale", "the job's spec changed")
     changed = sorted(
-        path for path, sha in prov.get("code", {}).get("files", {}).items() if hashes(path) != sha
+        path
+        for path, sha in prov.get("code", {}).get("files", {}).items()
+        if hashes(path) != sha and not equivalences.holds(path, sha, hashes(path))
     )
     if changed:
         shown = ", ".join(changed[:4]) + (f" and {len(changed) - 4} more" if len(changed) > 4 else "")

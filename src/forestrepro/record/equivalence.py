@@ -1,0 +1,244 @@
+"""Code equivalences: library changes shown, by rerunning, not to change any committed record.
+
+A record lists the SHA-256 of every library file its job imported (``record/currency.py``),
+so any change to one of them makes the record stale, even one that cannot alter what the job
+computed: a new option whose default keeps the old path, a refactoring. Such a change may be
+entered in the committed ledger ``results/runs/equivalences.tsv`` (one row per file: ``path``,
+``from_sha256``, ``to_sha256``, ``commit``, ``jobs``, ``evidence``) only once it has been
+*shown*, by :func:`attest`:
+
+1. the jobs the change made stale were rerun with the new code, from a clean tree at the
+   commit that makes the change, at least one job for every (tag, paper, experiment, method)
+   whose committed records hashed the file's old content; and
+2. every rerun gave the same rows as its committed record, compared exactly in every column
+   but the measured times (columns named ``seconds`` or ending in ``_seconds``).
+
+A record whose file hash differs from the file's content now is then still current when the
+ledger leads from the recorded hash to the present one (possibly over several rows). The reruns
+replace their records, so each row's evidence is a set of committed records a reader can diff
+against the ones they replaced (``git log -p``). A rerun is evidence, not proof: the ledger says
+how many jobs were rerun out of how many it covers, and deleting a row makes those records
+stale again.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .store import read_rows
+
+LEDGER_NAME = "equivalences.tsv"
+COLUMNS = ("path", "from_sha256", "to_sha256", "commit", "jobs", "evidence")
+
+
+def is_time_column(column: str) -> bool:
+    """A measured duration, which differs between any two runs (``fit_seconds``, ``seconds``)."""
+    return column == "seconds" or column.endswith("_seconds")
+
+
+class Equivalences:
+    """The ledger's rows as a graph: ``holds(path, recorded, present)`` when a chain of rows of
+    ``path`` leads from the recorded hash to the present one."""
+
+    def __init__(self, rows: list[dict] | None = None):
+        self.rows = list(rows or [])
+        self._edges: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for row in self.rows:
+            self._edges[row["path"], row["from_sha256"]].add(row["to_sha256"])
+
+    @classmethod
+    def read(cls, path: str | Path) -> Equivalences:
+        """The ledger at ``path`` (none there: an empty ledger)."""
+        path = Path(path)
+        if not path.is_file():
+            return cls()
+        with path.open(encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle, delimiter="\t"))
+        if rows and set(COLUMNS) - set(rows[0]):
+            raise ValueError(f"{path}: an equivalence ledger needs the columns {', '.join(COLUMNS)}")
+        return cls(rows)
+
+    def holds(self, path: str, recorded: str, present: str | None) -> bool:
+        if present is None:
+            return False
+        seen, frontier = {recorded}, [recorded]
+        while frontier:
+            sha = frontier.pop()
+            if sha == present:
+                return True
+            for nxt in self._edges.get((path, sha), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    frontier.append(nxt)
+        return False
+
+    def write(self, path: str | Path) -> None:
+        rows = sorted(self.rows, key=lambda row: (row["commit"], row["path"], row["from_sha256"]))
+        with Path(path).open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, COLUMNS, delimiter="\t", lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+
+
+def rows_differ(old_rows: pd.DataFrame, new_rows: pd.DataFrame) -> str:
+    """Why two records' rows are not the same result ('' when they are): every column but
+    the measured times must be present in both and equal exactly, NaN matching NaN.
+
+    A row whose solve was stopped by its time limit (``status`` ``time_limit``) in either run is
+    left out: where a clock stops a solver depends on the machine's speed, so such a row need
+    not repeat. At least one row must be compared."""
+    old_cols = [c for c in old_rows.columns if not is_time_column(c)]
+    new_cols = [c for c in new_rows.columns if not is_time_column(c)]
+    if old_cols != new_cols:
+        return f"columns differ: {sorted(set(old_cols) ^ set(new_cols)) or 'their order'}"
+    if len(old_rows) != len(new_rows):
+        return f"{len(old_rows)} rows before, {len(new_rows)} now"
+    compared = pd.Series(True, index=old_rows.index)
+    if "status" in old_cols:
+        compared = (old_rows["status"] != "time_limit").to_numpy() & (
+            new_rows["status"] != "time_limit"
+        ).to_numpy()
+        compared = pd.Series(compared, index=old_rows.index)
+        if not compared.any():
+            return "every row stopped at its time limit in one of the runs: nothing to compare"
+    for column in old_cols:
+        before, after = old_rows[column][compared], new_rows[column].set_axis(old_rows.index)[compared]
+        same = (before.astype(str) == after.astype(str)) | (before.isna() & after.isna())
+        if not same.all():
+            row = int(same.index[~same.to_numpy()][0])
+            return f"column {column!r}, row {row}: {before.loc[row]!r} before, {after.loc[row]!r} now"
+    return ""
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """A committed record (``old``, its provenance) and the record its job wrote again (``new``)."""
+
+    tag: str
+    job: str
+    old: dict
+    new: dict
+    difference: str  # '' when the rows are the same result
+
+    @property
+    def group(self) -> tuple[str, str, str, str]:
+        return group_of(self.tag, self.old)
+
+
+def group_of(tag: str, provenance: dict) -> tuple[str, str, str, str]:
+    """(tag, paper, experiment, method): the jobs one rerun stands for."""
+    spec = provenance["spec"]
+    return tag, spec["paper"], spec["experiment"], spec["method"]
+
+
+def compare(
+    tag: str, job: str, old_prov: dict, old_rows: pd.DataFrame, new_prov: dict, new_rows: pd.DataFrame
+) -> Rerun:
+    """A rerun of job ``job`` (its record's path under ``results/runs/<tag>/``, without
+    ``.csv``), checked: the same spec, and rows the same in all but times."""
+    if old_prov.get("spec_digest") != new_prov.get("spec_digest"):
+        difference = "its spec changed: not a rerun of the same job"
+    else:
+        difference = rows_differ(old_rows, new_rows)
+    return Rerun(tag, job, old_prov, new_prov, difference)
+
+
+def changed_files(rerun: Rerun) -> dict[str, tuple[str, str]]:
+    """``{path: (old sha, new sha)}`` of the library files whose content differed between the
+    committed record's run and the rerun."""
+    old = rerun.old.get("code", {}).get("files", {})
+    new = rerun.new.get("code", {}).get("files", {})
+    return {path: (sha, new[path]) for path, sha in old.items() if path in new and new[path] != sha}
+
+
+def attest(
+    reruns: list[Rerun],
+    affected: dict[str, dict[str, dict]],
+    present: dict[str, str | None],
+    head: str,
+) -> tuple[list[dict], list[str]]:
+    """The ledger rows the reruns show, and the problems that keep any other row out.
+
+    ``affected``: ``{tag: {job: provenance}}`` of the committed records the change made stale;
+    ``present``: each library file's SHA-256 now. A change ``(path, old, new)`` is entered when
+    ``new`` is the file's content now, every rerun whose code changed ``path`` from ``old`` gave
+    the same rows and was made from a clean tree at ``head``, and every (tag, paper, experiment,
+    method) with an affected record that hashed ``old`` has such a rerun."""
+    problems = [f"{r.tag}/{r.job}: {r.difference}" for r in reruns if r.difference]
+    problems += [
+        f"{r.tag}/{r.job}: made at {r.new.get('git', {}).get('commit')} "
+        f"(clean: {r.new.get('git', {}).get('clean')}), not from a clean tree at {head}"
+        for r in reruns
+        if r.new.get("git", {}).get("commit") != head or r.new.get("git", {}).get("clean") is not True
+    ]
+    bad = {(r.tag, r.job) for r in reruns if r.difference} | {
+        (r.tag, r.job)
+        for r in reruns
+        if r.new.get("git", {}).get("commit") != head or r.new.get("git", {}).get("clean") is not True
+    }
+    by_change: dict[tuple[str, str, str], list[Rerun]] = defaultdict(list)
+    for rerun in reruns:
+        for path, (old, new) in changed_files(rerun).items():
+            by_change[path, old, new].append(rerun)
+    rows = []
+    for (path, old, new), shown in sorted(by_change.items()):
+        if new != present.get(path):
+            problems.append(
+                f"{path}: the reruns ran {new[:12]}, the file is {str(present.get(path))[:12]} now"
+            )
+            continue
+        failed = [f"{r.tag}/{r.job}" for r in shown if (r.tag, r.job) in bad]
+        if failed:
+            problems.append(f"{path}: not entered, its reruns {', '.join(failed)} are no evidence")
+            continue
+        covered = {r.group for r in shown}
+        reached = [
+            group_of(tag, prov)
+            for tag, jobs in affected.items()
+            for prov in jobs.values()
+            if prov.get("code", {}).get("files", {}).get(path) == old
+        ]
+        missing = sorted(set(reached) - covered)
+        if missing:
+            listed = ", ".join("/".join(g) for g in missing[:6]) + (" ..." if len(missing) > 6 else "")
+            problems.append(f"{path}: no rerun for {len(missing)} (tag, paper, experiment, method): {listed}")
+            continue
+        rows.append(
+            {
+                "path": path,
+                "from_sha256": old,
+                "to_sha256": new,
+                "commit": head,
+                "jobs": f"{len(shown)} of {len(reached)}",
+                "evidence": " ".join(sorted(f"{r.tag}/{r.job}" for r in shown)),
+            }
+        )
+    return rows, problems
+
+
+def read_record(rows_path: Path) -> tuple[dict, pd.DataFrame]:
+    """A record's provenance and rows."""
+    prov = json.loads(rows_path.with_suffix(".provenance.json").read_text(encoding="utf-8"))
+    return prov, read_rows(rows_path)
+
+
+def cheapest_per_group(
+    stale: dict[str, dict[str, dict]], time_limited: set[tuple[str, str]] = frozenset()
+) -> dict[tuple[str, str, str, str], str]:
+    """For each (tag, paper, experiment, method) among ``{tag: {job: provenance}}``, the job
+    to rerun: one with no time-limited solve in ``time_limited`` (a solve stopped by the clock
+    need not stop at the same point again), then the least recorded wall time, then by name."""
+    best: dict[tuple[str, str, str, str], tuple] = {}
+    for tag, jobs in stale.items():
+        for job, prov in jobs.items():
+            key = ((tag, job) in time_limited, prov.get("wall_seconds", float("inf")), job)
+            group = group_of(tag, prov)
+            if group not in best or key < best[group]:
+                best[group] = key
+    return {group: key[2] for group, key in sorted(best.items())}

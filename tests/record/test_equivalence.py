@@ -1,0 +1,178 @@
+"""The equivalence ledger: a library change counts as unchanged for a record only where reruns
+showed it, covering every group it reaches, with the same rows in all but times."""
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+
+from forestrepro.record import Equivalences, FileHashes, record_status, spec_digest, write_record
+from forestrepro.record.equivalence import attest, cheapest_per_group, compare, rows_differ
+from forestrepro.record.provenance import code_digest
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+A1, A2, A3 = sha("A = 1\n"), sha("A = 1  # same\n"), sha("A = 2\n")
+
+
+def test_the_ledger_leads_along_its_rows_and_nowhere_else():
+    ledger = Equivalences(
+        [
+            {"path": "a.py", "from_sha256": A1, "to_sha256": A2},
+            {"path": "a.py", "from_sha256": A2, "to_sha256": A3},
+        ]
+    )
+    assert ledger.holds("a.py", A1, A3)  # over two rows
+    assert ledger.holds("a.py", A2, A2)  # unchanged
+    assert not ledger.holds("a.py", A3, A1)  # rows have a direction
+    assert not ledger.holds("b.py", A1, A2)  # and a file
+    assert not ledger.holds("a.py", A1, None)  # a deleted file is never the same
+
+
+def test_the_ledger_round_trips_through_its_file(tmp_path):
+    row = {
+        "path": "a.py",
+        "from_sha256": A1,
+        "to_sha256": A2,
+        "commit": "c",
+        "jobs": "1 of 2",
+        "evidence": "t/j",
+    }
+    Equivalences([row]).write(tmp_path / "equivalences.tsv")
+    back = Equivalences.read(tmp_path / "equivalences.tsv")
+    assert back.rows == [row] and back.holds("a.py", A1, A2)
+    assert Equivalences.read(tmp_path / "none.tsv").rows == []
+
+
+def test_a_record_of_changed_code_is_current_only_where_the_ledger_leads(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text("A = 1\n")
+    code = {"a.py": A1}
+    path = tmp_path / "runs" / "j.csv"
+    spec = {"k": 1}
+    write_record(
+        pd.DataFrame({"fold": [0], "accuracy": [0.5]}),
+        {
+            "job": "j",
+            "spec": spec,
+            "spec_digest": spec_digest(spec),
+            "code": {"digest": code_digest(code), "files": code},
+        },
+        path,
+    )
+    (package / "a.py").write_text("A = 1  # same\n")
+    assert record_status(path, spec_digest(spec), FileHashes(package)).state == "stale"
+    ledger = Equivalences([{"path": "a.py", "from_sha256": A1, "to_sha256": A2}])
+    assert record_status(path, spec_digest(spec), FileHashes(package), ledger).current
+    (package / "a.py").write_text("A = 2\n")  # a further change the ledger does not cover
+    status = record_status(path, spec_digest(spec), FileHashes(package), ledger)
+    assert status.state == "stale" and "a.py" in status.reason
+
+
+def test_rows_are_the_same_result_in_all_but_times():
+    old = pd.DataFrame(
+        {"fold": [0, 1], "accuracy": [0.5, np.nan], "fit_seconds": [1.0, 2.0], "seconds": [3.0, 4.0]}
+    )
+    assert rows_differ(old, old.assign(fit_seconds=[9.0, 9.0], seconds=[0.1, 0.2])) == ""
+    assert "accuracy" in rows_differ(old, old.assign(accuracy=[0.5, 0.6]))
+    assert "accuracy" in rows_differ(old, old.assign(accuracy=[0.5 + 1e-15, np.nan]))  # exact, not close
+    assert "columns" in rows_differ(old, old.drop(columns="accuracy"))
+    assert "rows" in rows_differ(old, old.iloc[:1])
+
+
+def _prov(paper, experiment, method, dataset, files, *, commit="head", clean=True, digest="d", wall=10.0):
+    return {
+        "job": f"{paper}/{experiment}/{method}/{dataset}",
+        "spec": {"paper": paper, "experiment": experiment, "method": method, "dataset": dataset},
+        "spec_digest": digest,
+        "code": {"files": files},
+        "git": {"commit": commit, "clean": clean},
+        "wall_seconds": wall,
+    }
+
+
+ROWS = pd.DataFrame({"fold": [0], "accuracy": [0.5], "fit_seconds": [1.0]})
+
+
+def _rerun(job, old_files, new_files, *, rows=ROWS, **new):
+    paper, experiment, method, dataset = job.split("/")
+    old = _prov(paper, experiment, method, dataset, old_files, commit="before")
+    return compare(
+        "t",
+        job,
+        old,
+        ROWS,
+        _prov(paper, experiment, method, dataset, new_files, **new),
+        rows.assign(fit_seconds=[7.0]),
+    )
+
+
+def test_a_change_is_entered_when_every_group_it_reaches_has_a_rerun_with_the_same_rows():
+    affected = {
+        "t": {
+            "p/e/rf/wine": _prov("p", "e", "rf", "wine", {"a.py": A1}),
+            "p/e/rf/iris": _prov("p", "e", "rf", "iris", {"a.py": A1}),
+            "p/e/svm/wine": _prov("p", "e", "svm", "wine", {"a.py": A1}),
+        }
+    }
+    reruns = [
+        _rerun("p/e/rf/wine", {"a.py": A1}, {"a.py": A2}),
+        _rerun("p/e/svm/wine", {"a.py": A1}, {"a.py": A2}),
+    ]
+    rows, problems = attest(reruns, affected, {"a.py": A2}, "head")
+    assert problems == []
+    assert [(r["path"], r["from_sha256"], r["to_sha256"], r["jobs"]) for r in rows] == [
+        ("a.py", A1, A2, "2 of 3")
+    ]
+    assert rows[0]["evidence"] == "t/p/e/rf/wine t/p/e/svm/wine"
+
+    # one group (svm) without a rerun: nothing entered, the group named
+    rows, problems = attest(reruns[:1], affected, {"a.py": A2}, "head")
+    assert rows == [] and "p/e/svm" in problems[0]
+
+
+def test_a_rerun_that_differs_or_was_not_made_cleanly_at_head_enters_nothing():
+    affected = {"t": {"p/e/rf/wine": _prov("p", "e", "rf", "wine", {"a.py": A1})}}
+    differs = _rerun("p/e/rf/wine", {"a.py": A1}, {"a.py": A3}, rows=ROWS.assign(accuracy=[0.6]))
+    rows, problems = attest([differs], affected, {"a.py": A3}, "head")
+    assert rows == [] and any("accuracy" in p for p in problems)
+
+    dirty = _rerun("p/e/rf/wine", {"a.py": A1}, {"a.py": A2}, clean=False)
+    rows, problems = attest([dirty], affected, {"a.py": A2}, "head")
+    assert rows == [] and any("clean" in p for p in problems)
+
+    other_spec = _rerun("p/e/rf/wine", {"a.py": A1}, {"a.py": A2}, digest="other")
+    rows, problems = attest([other_spec], affected, {"a.py": A2}, "head")
+    assert rows == [] and any("spec changed" in p for p in problems)
+
+    # the file changed again after the reruns: they are no evidence for what it is now
+    rows, problems = attest(
+        [_rerun("p/e/rf/wine", {"a.py": A1}, {"a.py": A2})], affected, {"a.py": A3}, "head"
+    )
+    assert rows == [] and "a.py" in problems[0]
+
+
+def test_the_rerun_of_a_group_is_its_cheapest_job_whose_solves_all_finished():
+    stale = {
+        "t": {
+            "p/e/m/big": _prov("p", "e", "m", "big", {}, wall=100.0),
+            "p/e/m/small": _prov("p", "e", "m", "small", {}, wall=5.0),
+            "p/e/m/limited": _prov("p", "e", "m", "limited", {}, wall=1.0),
+            "p/e/n/only": _prov("p", "e", "n", "only", {}, wall=50.0),
+        }
+    }
+    chosen = cheapest_per_group(stale, {("t", "p/e/m/limited")})
+    assert chosen == {("t", "p", "e", "m"): "p/e/m/small", ("t", "p", "e", "n"): "p/e/n/only"}
+
+
+def test_rows_a_time_limit_stopped_are_not_compared_but_one_row_must_be():
+    old = pd.DataFrame({"sample": [0, 1], "status": ["optimal", "time_limit"], "eta": [3.0, 9.0]})
+    assert rows_differ(old, old.assign(eta=[3.0, 8.0])) == ""  # the stopped solve found another incumbent
+    assert rows_differ(old, old.assign(status=["optimal", "optimal"], eta=[3.0, 7.0])) == ""
+    assert "eta" in rows_differ(old, old.assign(eta=[4.0, 9.0]))
+    stopped = old.assign(status=["time_limit", "time_limit"])
+    assert "nothing to compare" in rows_differ(stopped, stopped)
