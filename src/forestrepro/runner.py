@@ -53,15 +53,23 @@ def _sweep_configs(method_config: dict, sweep: dict | None) -> list[tuple[object
 
 
 def _job_data(spec: dict, data: str, threads: int):
-    """The job's ``(X, y)``: the data set with the paper's target, and its stratified
-    subsample where the paper's options say ``subsample_rows``."""
+    """The job's ``(X, y)``: the data set with the paper's target, its nominal features
+    recoded where the options give a ``nominal_order`` (``data/nominal.py``), and its
+    stratified subsample where they say ``subsample_rows``."""
     from .data import apply_paper_target, read_dataset
     from .evaluation.protocol import subsample_stratified
     from .evaluation.seeds import derive_seed
 
     paper, dataset = spec["paper"], spec["dataset"]
-    X, y, _ = read_dataset(data, allow_text="text" in spec["dataset_options"])
+    X, y, names = read_dataset(data, allow_text="text" in spec["dataset_options"])
     y = apply_paper_target(y, spec["dataset_config"], paper)
+    order = spec["dataset_options"].get("nominal_order")
+    if order:
+        from .data.nominal import declared_codes
+
+        categories = _read_json(Path(data).with_suffix(".provenance.json")).get("categories", {})
+        X = declared_codes(X, names, categories, order, dataset)
+        _log(f"{dataset}: {', '.join(order)} coded in their declared order (option nominal_order)")
     rows = spec["dataset_options"].get("subsample_rows")
     if rows:
         X, y = subsample_stratified(
