@@ -163,10 +163,16 @@ def test_the_rerun_of_a_group_is_its_cheapest_job_whose_solves_all_finished():
             "p/e/m/small": _prov("p", "e", "m", "small", {}, wall=5.0),
             "p/e/m/limited": _prov("p", "e", "m", "limited", {}, wall=1.0),
             "p/e/n/only": _prov("p", "e", "n", "only", {}, wall=50.0),
+            "p/e/o/all_stopped": _prov("p", "e", "o", "all_stopped", {}, wall=1.0),
+            "p/e/o/some_stopped": _prov("p", "e", "o", "some_stopped", {}, wall=60.0),
         }
     }
-    chosen = cheapest_per_group(stale, {("t", "p/e/m/limited")})
-    assert chosen == {("t", "p", "e", "m"): "p/e/m/small", ("t", "p", "e", "n"): "p/e/n/only"}
+    stopped = {("t", "p/e/m/limited"): 1, ("t", "p/e/o/all_stopped"): 2, ("t", "p/e/o/some_stopped"): 1}
+    assert cheapest_per_group(stale, stopped) == {
+        ("t", "p", "e", "m"): "p/e/m/small",
+        ("t", "p", "e", "n"): "p/e/n/only",
+        ("t", "p", "e", "o"): "p/e/o/some_stopped",
+    }
 
 
 def test_rows_a_time_limit_stopped_are_not_compared_but_one_row_must_be():

@@ -106,15 +106,17 @@ def made_stale(records: dict[str, dict[str, dict]], since: str) -> dict[str, dic
     return out
 
 
-def time_limited(stale: dict[str, dict[str, dict]]) -> set[tuple[str, str]]:
-    """The stale jobs with a solve stopped by its time limit (a ``status`` column)."""
-    limited = set()
+def stopped_solves(stale: dict[str, dict[str, dict]]) -> dict[tuple[str, str], int]:
+    """Per stale job with solves (a ``status`` column): 0 when every solve finished, 1 when
+    some stopped at their time limit, 2 when all did."""
+    stopped = {}
     for tag, jobs in stale.items():
         for job in jobs:
             rows = pd.read_csv(REPO / RUNS / tag / f"{job}.csv")
-            if "status" in rows and (rows["status"] == "time_limit").any():
-                limited.add((tag, job))
-    return limited
+            if "status" in rows:
+                limited = rows["status"] == "time_limit"
+                stopped[tag, job] = 2 if limited.all() else int(limited.any())
+    return stopped
 
 
 def selection(since: str, also: list[str]) -> dict[str, list[str]]:
@@ -122,7 +124,7 @@ def selection(since: str, also: list[str]) -> dict[str, list[str]]:
     stale jobs ``also`` names."""
     stale = made_stale(committed_records(), since)
     chosen: dict[str, set[str]] = {}
-    for (tag, *_), job in cheapest_per_group(stale, time_limited(stale)).items():
+    for (tag, *_), job in cheapest_per_group(stale, stopped_solves(stale)).items():
         chosen.setdefault(tag, set()).add(job)
     for tag, jobs in stale.items():
         for job in jobs:

@@ -229,15 +229,17 @@ def read_record(rows_path: Path) -> tuple[dict, pd.DataFrame]:
 
 
 def cheapest_per_group(
-    stale: dict[str, dict[str, dict]], time_limited: set[tuple[str, str]] = frozenset()
+    stale: dict[str, dict[str, dict]], stopped: dict[tuple[str, str], int] | None = None
 ) -> dict[tuple[str, str, str, str], str]:
     """For each (tag, paper, experiment, method) among ``{tag: {job: provenance}}``, the job
-    to rerun: one with no time-limited solve in ``time_limited`` (a solve stopped by the clock
-    need not stop at the same point again), then the least recorded wall time, then by name."""
+    to rerun: the one with the fewest stopped solves by ``stopped`` (0: every solve finished;
+    1: some stopped at their time limit, whose rows are not compared; 2: all did, leaving
+    nothing to compare), then the least recorded wall time, then by name."""
+    stopped = stopped or {}
     best: dict[tuple[str, str, str, str], tuple] = {}
     for tag, jobs in stale.items():
         for job, prov in jobs.items():
-            key = ((tag, job) in time_limited, prov.get("wall_seconds", float("inf")), job)
+            key = (stopped.get((tag, job), 0), prov.get("wall_seconds", float("inf")), job)
             group = group_of(tag, prov)
             if group not in best or key < best[group]:
                 best[group] = key
