@@ -65,6 +65,27 @@ def test_parallel_candidates_choose_the_same():
     assert (serial.params, serial.score) == (parallel.params, parallel.score)
 
 
+def test_a_parallel_search_keeps_each_candidate_as_it_finishes():
+    # one pool over all candidates, no batches: keep sees one more candidate each time, and the
+    # scores kept are the serial search's whatever order the candidates finished in
+    X, y = _data(7)
+    grid = {"max_depth": [1, 2, 3, 4, 5]}
+    cv = StratifiedKFold(3)
+    kept = {"serial": [], "parallel": []}
+    for name, n_jobs in (("serial", 1), ("parallel", 2)):
+        search_grid(
+            DecisionTreeClassifier(random_state=0),
+            grid,
+            X,
+            y,
+            cv,
+            n_jobs=n_jobs,
+            keep=lambda s, name=name: kept[name].append(dict(s["scores"])),
+        )
+    assert [len(s) for s in kept["parallel"]] == [1, 2, 3, 4, 5]
+    assert kept["parallel"][-1] == kept["serial"][-1]
+
+
 def test_kept_candidates_are_not_fitted_again():
     X, y = _data(5)
     grid = {"max_depth": [1, 2, 3, 4]}
