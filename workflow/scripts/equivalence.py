@@ -43,6 +43,7 @@ from forestrepro.record.equivalence import (  # noqa: E402
     compare,
 )
 
+PACKAGE = REPO / "src" / "forestrepro"  # the library whose files the records hashed
 RUNS = Path("results/runs")
 LEDGER = RUNS / LEDGER_NAME
 MANIFEST = Path("results/report/paper/reports.yaml")
@@ -86,11 +87,7 @@ def hashes_at(revision: str):
 def made_stale(records: dict[str, dict[str, dict]], since: str) -> dict[str, dict[str, dict]]:
     """The records whose code was current at ``since`` and is not now: the ones the library
     change ``since..HEAD`` made stale (the ledger counting as in ``record/currency.py``)."""
-    now, then, ledger = (
-        FileHashes(REPO / "src/forestrepro"),
-        hashes_at(since),
-        Equivalences.read(REPO / LEDGER),
-    )
+    now, then, ledger = FileHashes(PACKAGE), hashes_at(since), Equivalences.read(REPO / LEDGER)
 
     def same(path: str, sha: str, hashes) -> bool:
         return hashes(path) == sha or ledger.holds(path, sha, hashes(path))
@@ -197,7 +194,7 @@ def cmd_attest(args) -> None:
         old_rows = read_rows_text(git("show", f"{head}:{csv_name}"), old_prov)
         new_prov = json.loads((REPO / name).read_text(encoding="utf-8"))
         reruns.append(compare(tag, job, old_prov, old_rows, new_prov, read_rows(REPO / csv_name)))
-    hashes = FileHashes()
+    hashes = FileHashes(PACKAGE)
     present = {
         path: hashes(path)
         for jobs in committed.values()
