@@ -187,8 +187,8 @@ def cmd_attest(args) -> None:
             continue
         rel = Path(name).relative_to(RUNS)
         tag, job = rel.parts[0], str(Path(*rel.parts[1:])).removesuffix(".provenance.json")
-        if job not in committed.get(tag, {}):
-            continue  # a new record, not a rerun
+        if job not in committed.get(tag, {}) or not (REPO / name).is_file():
+            continue  # a new record, not a rerun; or one deleted (a job that is running)
         csv_name = name.removesuffix(".provenance.json") + ".csv"
         old_prov = committed[tag][job]
         old_rows = read_rows_text(git("show", f"{head}:{csv_name}"), old_prov)
