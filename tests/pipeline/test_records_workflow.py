@@ -141,6 +141,23 @@ def test_editing_library_code_reruns_only_the_jobs_that_imported_it(tmp_path, li
         only_records(tmp_path, clone)
         out = snakemake(clone, "records", "--cores", "2", "--dry-run", repo=library_copy, config=ONLY)
         assert planned(out).count("train") == 2 and "job=brf/main/knn/wine" not in out, out
+        # a ledger row that shows the edit changes no result makes both records current again
+        # (record/equivalence.py); it names the file by its recorded and present content
+        row = {
+            "path": "trees/banzhaf.py",
+            "from_sha256": hashlib.sha256(original.encode()).hexdigest(),
+            "to_sha256": hashlib.sha256(banzhaf.read_bytes()).hexdigest(),
+            "commit": "c",
+            "jobs": "1 of 2",
+            "evidence": "small/brf/main/brf/wine",
+        }
+        (clone / "results/runs/equivalences.tsv").write_text(
+            "\t".join(row) + "\n" + "\t".join(row.values()) + "\n"
+        )
+        assert (
+            planned(snakemake(clone, "records", "--cores", "2", "--dry-run", repo=library_copy, config=ONLY))
+            == []
+        )
     finally:
         banzhaf.write_text(original)
     assert (
