@@ -13,11 +13,13 @@ choose the same candidate with the same inner accuracy and predict the held-out 
 
 ``NAME:ROWS`` takes a stratified, seeded sample of ROWS rows. Prints per data set: the rows
 searched, both wall times, their ratio (ours / reference), the chosen C and gamma on each side,
-and whether the choice, the inner score and the predictions agree; the load average before and
+and whether the choice, the inner score and the predictions agree; then the seconds per inner
+fold, in all and (with ``--n-jobs 1``) per gamma, side by side; the load average before and
 after, since the machine is shared.
 """
 
 import argparse
+import json
 import os
 import tempfile
 import time
@@ -39,9 +41,21 @@ def picked(choice) -> str:
 
 
 def timed_search(model, grid, X, y, cv, n_jobs):
+    """The search's choice, its wall seconds, and ``{gamma: seconds}`` spent on each gamma's
+    candidates (read off the search's progress, one candidate at a time; None with n_jobs > 1)."""
+    per_gamma: dict[float, float] = {}
+    last = [0.0]
+
+    def keep(state):
+        # the candidate just kept is the one whose key is new; its time is the step in "seconds"
+        key = list(state["scores"])[-1]
+        gamma = json.loads(key)["model__gamma"]
+        per_gamma[gamma] = per_gamma.get(gamma, 0.0) + state["seconds"] - last[0]
+        last[0] = state["seconds"]
+
     started = time.perf_counter()
-    choice = search_grid(model, grid, X, y, cv, n_jobs=n_jobs)
-    return choice, time.perf_counter() - started
+    choice = search_grid(model, grid, X, y, cv, n_jobs=n_jobs, keep=keep if n_jobs == 1 else lambda s: None)
+    return choice, time.perf_counter() - started, (per_gamma if n_jobs == 1 else None)
 
 
 def main():
@@ -69,7 +83,9 @@ def main():
         train, test = train_test_split(np.arange(len(y)), test_size=0.2, stratify=y, random_state=args.seed)
         cv = StratifiedKFold(args.inner_folds, shuffle=True, random_state=args.seed)
         reference_model = Pipeline([("scale", MinMaxScaler()), ("model", SVC(kernel="rbf", cache_size=500))])
-        reference, reference_s = timed_search(reference_model, grid, X[train], y[train], cv, args.n_jobs)
+        reference, reference_s, reference_gamma = timed_search(
+            reference_model, grid, X[train], y[train], cv, args.n_jobs
+        )
         with tempfile.TemporaryDirectory(prefix="svm-grid-") as memory:
             ours_model = Pipeline(
                 [
@@ -77,7 +93,7 @@ def main():
                     ("model", GridRBFSVC(C_grid=tuple(Cs), memory=memory, cache_size=500)),
                 ]
             )
-            ours, ours_s = timed_search(ours_model, grid, X[train], y[train], cv, args.n_jobs)
+            ours, ours_s, ours_gamma = timed_search(ours_model, grid, X[train], y[train], cv, args.n_jobs)
         same = (
             ours.params == reference.params,
             ours.score == reference.score,
@@ -87,6 +103,13 @@ def main():
             f"{name} | {len(train)} | {reference_s:.1f} | {ours_s:.1f} | {ours_s / reference_s:.2f} | "
             f"{picked(reference)} | {picked(ours)} | {same}"
         )
+        k = args.inner_folds
+        print(f"  per inner fold: reference {reference_s / k:.1f} s, ours {ours_s / k:.1f} s")
+        if reference_gamma is not None:
+            print("  gamma | reference s per inner fold | ours s per inner fold | ours / reference")
+            for gamma in sorted(reference_gamma):
+                ref, our = reference_gamma[gamma] / k, ours_gamma[gamma] / k
+                print(f"  2^{np.log2(gamma):g} | {ref:.2f} | {our:.2f} | {our / ref:.2f}")
     print(f"load average after: {os.getloadavg()}")
 
 
