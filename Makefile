@@ -28,7 +28,7 @@ run: setup
 	$(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) overrides='$(OVERRIDES)'
 
 test: setup
-	$(BIN)/python -m pytest -n 2 tests
+	$(BIN)/python -m pytest -n 2 --dist worksteal --durations=15 tests
 
 lint: setup
 	$(BIN)/ruff check .
