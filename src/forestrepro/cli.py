@@ -172,14 +172,15 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: P
     groups = defaultdict(list)
     for job, cost in zip(jobs, costs):
         groups[f"{job.paper}/{job.experiment}"].append(cost)
+    width = max(len("experiment"), *map(len, groups))
     print(
-        f"  {'experiment':<24} {'jobs':>5} {'measured':>9} {'limit':>6} {'model':>6} {'unknown':>8} {'core-h':>8}"
+        f"  {'experiment':<{width}} {'jobs':>5} {'measured':>9} {'limit':>6} {'model':>6} {'unknown':>8} {'core-h':>8}"
     )
     for name, group in [*groups.items(), ("total", costs)]:
         n = {src: sum(c.source == src for c in group) for src in ("measured", "limit", "model", "unknown")}
         hours = sum(c.core_seconds for c in group if c.core_seconds is not None) / 3600
         print(
-            f"  {name:<24} {len(group):>5} {n['measured']:>9} {n['limit']:>6} {n['model']:>6} "
+            f"  {name:<{width}} {len(group):>5} {n['measured']:>9} {n['limit']:>6} {n['model']:>6} "
             f"{n['unknown']:>8} {hours:>8.1f}"
         )
     unknown = sum(c.core_seconds is None for c in costs)
