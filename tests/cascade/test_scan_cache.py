@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
-from forestrepro.cascade import scanning
+from forestrepro.cascade import scan_cache, scanning
 from forestrepro.cascade.scan_cache import cached_scan, scan_key
 from forestrepro.cascade.scanning import MultiGrainedScanner
 from forestrepro.checkpoint import parts as kept_parts
@@ -100,6 +100,20 @@ def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
     assert calls[0] == rows.loc[0, "split_seed"]  # seeded by the split, not the method
     assert len(list((tmp_path / "scans").glob("*.npz"))) == 1
     assert not list((tmp_path / "cascades").iterdir())  # finished cascades keep no parts
+
+
+def test_a_stored_scan_is_read_without_the_lock(tmp_path, monkeypatch):
+    """Jobs that only read a stored scan do not queue behind each other on the split's lock."""
+    X, y = _digits()
+    first = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+
+    def locked(lock):
+        raise AssertionError(f"a stored scan was read under the lock {lock.name}")
+
+    monkeypatch.setattr(scan_cache, "_wait_for", locked)
+    again = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+    np.testing.assert_array_equal(again.train, first.train)
+    np.testing.assert_array_equal(again.test, first.test)
 
 
 def test_unreadable_store_is_named_and_replaced(tmp_path):

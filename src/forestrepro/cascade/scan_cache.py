@@ -7,10 +7,11 @@ scans and stores ``(train, test)`` features, and the others read them. The DF-WD
 is then paired on the scan as it is on the split.
 
 The store is keyed by content (``checkpoint.content_key`` of the scanner and the training
-rows, labels and test rows), so a changed setting or split never reads a stale scan. Jobs that
-scan the same split at the same time take turns through a lock file: the second waits and then
-reads. Files are written atomically, so an interrupted job leaves no half-written scan; an
-unreadable stored scan (a damaged disk, a hand edit) is named in a warning and replaced.
+rows, labels and test rows), so a changed setting or split never reads a stale scan. Files are
+written atomically, so a stored scan is whole and is read without a lock; only a job that finds
+none takes the split's lock file, and a second job that needs the same scan waits on it, then
+reads what the first stored. An interrupted job leaves no half-written scan; an unreadable stored
+scan (a damaged disk, a hand edit) is named in a warning and replaced.
 
 While a scan runs, each fold forest's output is kept in ``<key>.parts/`` as it is made
 (``checkpoint.KeptParts``). SEMG's scan takes about 3 h on one core; a job stopped in it
@@ -60,6 +61,14 @@ def _wait_for(lock) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
 
 
+def _stored(path: Path) -> Scan | None:
+    """The scan stored at ``path``, or None if there is none (or it is unreadable: warned)."""
+    stored = read_npz(path, "scan store")
+    if stored is None or not {"train", "test", "seconds"} <= stored.keys():
+        return None
+    return Scan(stored["train"], stored["test"], float(stored["seconds"]))
+
+
 def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_train, y_train, X_test) -> Scan:
     """``scanner.fit_transform_with_test(X_train, y_train, X_test)``, read from
     ``cache_dir`` if a job has stored it, else computed and stored (``None``: no store)."""
@@ -71,11 +80,12 @@ def cached_scan(cache_dir: str | Path | None, scanner: MultiGrainedScanner, X_tr
     directory.mkdir(parents=True, exist_ok=True)
     key = scan_key(scanner, X_train, y_train, X_test)
     path = directory / f"{key}.npz"
+    if (found := _stored(path)) is not None:
+        return found
     with open(directory / f"{key}.lock", "w") as lock:
         _wait_for(lock)
-        stored = read_npz(path, "scan store")
-        if stored is not None and {"train", "test", "seconds"} <= stored.keys():
-            return Scan(stored["train"], stored["test"], float(stored["seconds"]))
+        if (found := _stored(path)) is not None:
+            return found
         parts = KeptParts(directory / f"{key}.parts")
         train, test = scanner.fit_transform_with_test(X_train, y_train, X_test, parts=parts)
         write_npz(path, train=train, test=test, seconds=np.float64(parts.seconds))
