@@ -42,6 +42,8 @@ def test_the_profile_sets_methods_that_config_yaml_does_not_list():
         assert quick[reading]["params"]["n_estimators"] == quick["brf"]["params"]["n_estimators"] == 10
         assert quick[reading]["grid"] == quick["brf"]["grid"]
     assert quick["biau12_log2"]["grid"] == {"h_offset": [0]}
+    assert quick["rf_gr_per_node"]["grid"] == quick["rf_gr"]["grid"] == {"h_offset": [0]}
+    assert quick["rf_gr_per_node"]["params"]["feature_subset"] == "per_node"  # its own switch stays
     assert quick["crf_log2"]["params"]["n_estimators"] == quick["crf"]["params"]["n_estimators"] == 20
     assert quick["crf_log2"]["params"]["max_features"] == "log2"  # the reading's own switch stays
     paper = compose_config(["profile=paper", "method.brf_soft.params.n_estimators=7"])
