@@ -34,6 +34,9 @@ from forestrepro.trees.rules import Midpoint
         ),
         BanzhafForestClassifier(5, node_criterion="gain_ratio", voting="soft"),
         GainRatioForestClassifier(5, feature_subset="per_node", random_state=0),
+        # h = 2: with a one-feature subspace per tree the guard stops trees before they reach
+        # the check's 0.83 training accuracy on its 2-feature data (the plain rule overfits to it)
+        GainRatioForestClassifier(5, gain_ratio="c45", h_offset=1.0, random_state=0),
         Biau12ForestClassifier(5),
         Biau12ForestClassifier(5, importance="banzhaf", n_strong=2, h_offset=1.0, random_state=0),
     ],
@@ -43,6 +46,7 @@ from forestrepro.trees.rules import Midpoint
         "brf-beats-partner-per-node",
         "brf-gr-nodes-soft",
         "rf-gain-ratio",
+        "rf-gain-ratio-c45",
         "biau12",
         "biau12v",
     ],
@@ -120,6 +124,7 @@ def test_parameter_errors(wine):
         (BanzhafForestClassifier(2, n_bins=1), "n_bins"),
         (BanzhafForestClassifier(2, max_coalition=0), "max_coalition"),
         (GainRatioForestClassifier(2, feature_subset="x"), "feature_subset"),
+        (GainRatioForestClassifier(2, gain_ratio="c4.5"), "gain_ratio"),
         (Biau12ForestClassifier(2, importance="gini"), "importance"),
         (Biau12ForestClassifier(2, root_cell="unit"), "root cell"),
     ]:
