@@ -134,6 +134,10 @@ def test_a_change_is_entered_when_every_group_it_reaches_has_a_rerun_with_the_sa
     rows, problems = attest(reruns[:1], affected, {"a.py": A2}, "head")
     assert rows == [] and "p/e/svm" in problems[0]
 
+    # a change the ledger already holds is not entered twice, nor reported missing
+    ledger = Equivalences([{"path": "a.py", "from_sha256": A1, "to_sha256": A2}])
+    assert attest(reruns[:1], affected, {"a.py": A2}, "head", ledger) == ([], [])
+
 
 def test_a_rerun_that_differs_or_was_not_made_cleanly_at_head_enters_nothing():
     affected = {"t": {"p/e/rf/wine": _prov("p", "e", "rf", "wine", {"a.py": A1})}}

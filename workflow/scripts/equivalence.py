@@ -201,12 +201,12 @@ def cmd_attest(args) -> None:
         for p in jobs.values()
         for path in p["code"]["files"]
     }
-    rows, problems = attest(reruns, made_stale(committed, args.since), present, head)
+    ledger = Equivalences.read(REPO / LEDGER)
+    rows, problems = attest(reruns, made_stale(committed, args.since), present, head, ledger)
     print(f"{len(reruns)} reruns, {sum(not r.difference for r in reruns)} with the same rows")
     for problem in problems:
         print(f"  not shown: {problem}")
     if rows:
-        ledger = Equivalences.read(REPO / LEDGER)
         Equivalences(ledger.rows + rows).write(REPO / LEDGER)
         for row in rows:
             print(

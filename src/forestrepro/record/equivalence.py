@@ -162,6 +162,7 @@ def attest(
     affected: dict[str, dict[str, dict]],
     present: dict[str, str | None],
     head: str,
+    entered: Equivalences | None = None,
 ) -> tuple[list[dict], list[str]]:
     """The ledger rows the reruns show, and the problems that keep any other row out.
 
@@ -169,7 +170,9 @@ def attest(
     ``present``: each library file's SHA-256 now. A change ``(path, old, new)`` is entered when
     ``new`` is the file's content now, every rerun whose code changed ``path`` from ``old`` gave
     the same rows and was made from a clean tree at ``head``, and every (tag, paper, experiment,
-    method) with an affected record that hashed ``old`` has such a rerun."""
+    method) with an affected record that hashed ``old`` has such a rerun. A change the ledger
+    ``entered`` already holds (a rerun's old record was current through it) is neither entered
+    again nor a problem."""
     problems = [f"{r.tag}/{r.job}: {r.difference}" for r in reruns if r.difference]
     problems += [
         f"{r.tag}/{r.job}: made at {r.new.get('git', {}).get('commit')} "
@@ -188,6 +191,8 @@ def attest(
             by_change[path, old, new].append(rerun)
     rows = []
     for (path, old, new), shown in sorted(by_change.items()):
+        if entered is not None and entered.holds(path, old, new):
+            continue
         if new != present.get(path):
             problems.append(
                 f"{path}: the reruns ran {new[:12]}, the file is {str(present.get(path))[:12]} now"
