@@ -39,6 +39,22 @@ def keep_drawing(n_drawn, n_usable, n_pool, n_eval):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def gather_sorted(X, samples, start, end, f, Xf):
+    """Gather feature ``f``'s values at the node into ``Xf[start:end]`` and sort them with
+    the node's samples; False if the feature is constant at the node (unusable)."""
+    for p in range(start, end):
+        Xf[p] = X[samples[p], f]
+    sort_together(Xf, samples, start, end)
+    return Xf[end - 1] > Xf[start] + _FT
+
+
+@njit(cache=True, nogil=True, inline="always")
+def distinct(Xf, p):
+    """Whether a cut between sorted positions ``p - 1`` and ``p`` separates two values."""
+    return Xf[p] > Xf[p - 1] + _FT
+
+
+@njit(cache=True, nogil=True, inline="always")
 def best_threshold(
     score,
     node_stat,
@@ -78,10 +94,7 @@ def best_threshold(
     while keep_drawing(n_drawn, n_usable, n_pool, n_eval):
         f = draw_feature(features, n_drawn, n_eval, rng)
         n_drawn += 1
-        for p in range(start, end):
-            Xf[p] = X[samples[p], f]
-        sort_together(Xf, samples, start, end)
-        if Xf[end - 1] <= Xf[start] + _FT:
+        if not gather_sorted(X, samples, start, end, f, Xf):
             continue
         n_usable += 1
         left[:n_classes] = 0.0
@@ -97,7 +110,7 @@ def best_threshold(
             p += 1
             if p == end:
                 break
-            if Xf[p] <= Xf[p - 1] + _FT:
+            if not distinct(Xf, p):
                 continue
             current = score(left, right, w_left, weight - w_left, weight, n_classes, stat, params, buf)
             if current > best_score:

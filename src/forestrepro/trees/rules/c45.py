@@ -78,10 +78,7 @@ def c45_kernel(
     while _scan.keep_drawing(n_drawn, n_usable, n_pool, n_eval):
         f = _scan.draw_feature(features, n_drawn, n_eval, rng)
         n_drawn += 1
-        for p in range(start, end):
-            Xf[p] = X[samples[p], f]
-        _scan.sort_together(Xf, samples, start, end)
-        if Xf[end - 1] <= Xf[start] + _scan._FT:
+        if not _scan.gather_sorted(X, samples, start, end, f, Xf):
             continue
         n_usable += 1
         left[:n_classes] = 0.0
@@ -98,7 +95,7 @@ def c45_kernel(
             p += 1
             if p == end:
                 break
-            if Xf[p] <= Xf[p - 1] + _scan._FT or w_left < least or weight - w_left < least:
+            if not _scan.distinct(Xf, p) or w_left < least or weight - w_left < least:
                 continue
             tries += 1
             p_left = w_left / weight
