@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from forestrepro.record import Equivalences, FileHashes, record_status, spec_digest, write_record
-from forestrepro.record.equivalence import attest, cheapest_per_group, compare, rows_differ
+from forestrepro.record.equivalence import attest, compare, reruns_to_show, rows_differ
 from forestrepro.record.provenance import code_digest
 
 
@@ -16,6 +16,7 @@ def sha(text: str) -> str:
 
 
 A1, A2, A3 = sha("A = 1\n"), sha("A = 1  # same\n"), sha("A = 2\n")
+B1, B2, B3 = sha("B = 1\n"), sha("B = 2\n"), sha("B = 3\n")
 
 
 def test_the_ledger_leads_along_its_rows_and_nowhere_else():
@@ -161,22 +162,54 @@ def test_a_rerun_that_differs_or_was_not_made_cleanly_at_head_enters_nothing():
 
 
 def test_the_rerun_of_a_group_is_its_cheapest_job_whose_solves_all_finished():
+    files = {"a.py": A1}
     stale = {
         "t": {
-            "p/e/m/big": _prov("p", "e", "m", "big", {}, wall=100.0),
-            "p/e/m/small": _prov("p", "e", "m", "small", {}, wall=5.0),
-            "p/e/m/limited": _prov("p", "e", "m", "limited", {}, wall=1.0),
-            "p/e/n/only": _prov("p", "e", "n", "only", {}, wall=50.0),
-            "p/e/o/all_stopped": _prov("p", "e", "o", "all_stopped", {}, wall=1.0),
-            "p/e/o/some_stopped": _prov("p", "e", "o", "some_stopped", {}, wall=60.0),
+            "p/e/m/big": _prov("p", "e", "m", "big", files, wall=100.0),
+            "p/e/m/small": _prov("p", "e", "m", "small", files, wall=5.0),
+            "p/e/m/limited": _prov("p", "e", "m", "limited", files, wall=1.0),
+            "p/e/n/only": _prov("p", "e", "n", "only", files, wall=50.0),
+            "p/e/o/all_stopped": _prov("p", "e", "o", "all_stopped", files, wall=1.0),
+            "p/e/o/some_stopped": _prov("p", "e", "o", "some_stopped", files, wall=60.0),
         }
     }
     stopped = {("t", "p/e/m/limited"): 1, ("t", "p/e/o/all_stopped"): 2, ("t", "p/e/o/some_stopped"): 1}
-    assert cheapest_per_group(stale, stopped) == {
-        ("t", "p", "e", "m"): "p/e/m/small",
-        ("t", "p", "e", "n"): "p/e/n/only",
-        ("t", "p", "e", "o"): "p/e/o/some_stopped",
+    changed = lambda path, sha: sha == A1  # noqa: E731
+    assert reruns_to_show(stale, changed, stopped) == {
+        ("t", "p/e/m/small"),
+        ("t", "p/e/n/only"),
+        ("t", "p/e/o/some_stopped"),
     }
+
+
+def test_a_group_whose_records_ran_two_versions_of_a_changed_file_gets_a_rerun_of_each():
+    # b.py changed from B1 (most records) and from B2 (the one made after an earlier change):
+    # attest enters each change only with a rerun that ran that version, so both are rerun
+    stale = {
+        "t": {
+            "p/e/m/cheap": _prov("p", "e", "m", "cheap", {"a.py": A1, "b.py": B1}, wall=1.0),
+            "p/e/m/dear": _prov("p", "e", "m", "dear", {"a.py": A1, "b.py": B1}, wall=9.0),
+            "p/e/m/newer": _prov("p", "e", "m", "newer", {"a.py": A1, "b.py": B2}, wall=5.0),
+        }
+    }
+    changed = lambda path, sha: sha in (A1, B1, B2)  # noqa: E731
+    chosen = reruns_to_show(stale, changed, {})
+    assert chosen == {("t", "p/e/m/cheap"), ("t", "p/e/m/newer")}
+    # and attest, given those reruns, finds none missing for either version of b.py
+    affected = stale
+    reruns = [
+        _rerun("p/e/m/cheap", {"a.py": A1, "b.py": B1}, {"a.py": A2, "b.py": B3}),
+        _rerun("p/e/m/newer", {"a.py": A1, "b.py": B2}, {"a.py": A2, "b.py": B3}),
+    ]
+    rows, problems = attest(reruns, affected, {"a.py": A2, "b.py": B3}, "head")
+    assert problems == [] and {(r["path"], r["from_sha256"]) for r in rows} == {
+        ("a.py", A1),
+        ("b.py", B1),
+        ("b.py", B2),
+    }
+    # with the cheapest rerun alone, B2's change has no evidence and is not entered
+    rows, problems = attest(reruns[:1], affected, {"a.py": A2, "b.py": B3}, "head")
+    assert ("b.py", B2) not in {(r["path"], r["from_sha256"]) for r in rows}
 
 
 def test_rows_a_time_limit_stopped_are_not_compared_but_one_row_must_be():

@@ -5,12 +5,13 @@ After committing a change to library code that should not change any number (a n
 whose default keeps the old path, a refactoring), the committed records that hashed the old
 files are stale. Instead of remaking all of them:
 
-    python workflow/scripts/equivalence.py plan             # the reruns it takes: one per group
+    python workflow/scripts/equivalence.py plan             # the reruns it takes: about one per group
     python workflow/scripts/equivalence.py run --cores 2    # run them (Snakemake, per report)
     python workflow/scripts/equivalence.py attest           # compare with git's records, write the ledger
 
 A group is a (tag, paper, experiment, method); its rerun is its cheapest job (by recorded wall
-time, preferring one whose solves were not stopped by a time limit); ``--also GLOB`` adds jobs
+time, preferring one whose solves were not stopped by a time limit), and one more for each other
+version of a changed file that some of its records ran (``reruns_to_show``); ``--also GLOB`` adds jobs
 (e.g. the data sets a change touches). ``attest`` compares each record that differs from
 HEAD's with HEAD's: the same spec, the same rows in every column but times, made from a clean
 tree at HEAD. Then, and only when every group a changed file reaches has such a rerun, the
@@ -39,8 +40,8 @@ from forestrepro.record import Equivalences, FileHashes, read_rows  # noqa: E402
 from forestrepro.record.equivalence import (  # noqa: E402
     LEDGER_NAME,
     attest,
-    cheapest_per_group,
     compare,
+    reruns_to_show,
 )
 
 PACKAGE = REPO / "src" / "forestrepro"  # the library whose files the records hashed
@@ -84,21 +85,26 @@ def hashes_at(revision: str):
     return sha
 
 
-def made_stale(records: dict[str, dict[str, dict]], since: str) -> dict[str, dict[str, dict]]:
-    """The records whose code was current at ``since`` and is not now: the ones the library
-    change ``since..HEAD`` made stale (the ledger counting as in ``record/currency.py``)."""
+def current(since: str):
+    """``(now, then)``: whether a file version ``(path, sha)`` is current now, and was at
+    ``since`` (the ledger counting as in ``record/currency.py``)."""
     now, then, ledger = FileHashes(PACKAGE), hashes_at(since), Equivalences.read(REPO / LEDGER)
 
-    def same(path: str, sha: str, hashes) -> bool:
-        return hashes(path) == sha or ledger.holds(path, sha, hashes(path))
+    def at(hashes):
+        return lambda path, sha: hashes(path) == sha or ledger.holds(path, sha, hashes(path))
 
+    return at(now), at(then)
+
+
+def made_stale(records: dict[str, dict[str, dict]], since: str) -> dict[str, dict[str, dict]]:
+    """The records whose code was current at ``since`` and is not now: the ones the library
+    change ``since..HEAD`` made stale."""
+    now, then = current(since)
     out: dict[str, dict[str, dict]] = {}
     for tag, jobs in records.items():
         for job, prov in jobs.items():
             files = prov.get("code", {}).get("files", {}).items()
-            if all(same(path, sha, then) for path, sha in files) and not all(
-                same(path, sha, now) for path, sha in files
-            ):
+            if all(then(path, sha) for path, sha in files) and not all(now(path, sha) for path, sha in files):
                 out.setdefault(tag, {})[job] = prov
     return out
 
@@ -117,11 +123,12 @@ def stopped_solves(stale: dict[str, dict[str, dict]]) -> dict[tuple[str, str], i
 
 
 def selection(since: str, also: list[str]) -> dict[str, list[str]]:
-    """``{tag: [job, ...]}``: the cheapest job of each group the change made stale, and the
-    stale jobs ``also`` names."""
+    """``{tag: [job, ...]}``: the reruns ``reruns_to_show`` chooses among the records the
+    change made stale, and the stale jobs ``also`` names."""
     stale = made_stale(committed_records(), since)
+    now, _ = current(since)
     chosen: dict[str, set[str]] = {}
-    for (tag, *_), job in cheapest_per_group(stale, stopped_solves(stale)).items():
+    for tag, job in reruns_to_show(stale, lambda path, sha: not now(path, sha), stopped_solves(stale)):
         chosen.setdefault(tag, set()).add(job)
     for tag, jobs in stale.items():
         for job in jobs:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -233,19 +234,28 @@ def read_record(rows_path: Path) -> tuple[dict, pd.DataFrame]:
     return prov, read_rows(rows_path)
 
 
-def cheapest_per_group(
-    stale: dict[str, dict[str, dict]], stopped: dict[tuple[str, str], int] | None = None
-) -> dict[tuple[str, str, str, str], str]:
-    """For each (tag, paper, experiment, method) among ``{tag: {job: provenance}}``, the job
-    to rerun: the one with the fewest stopped solves by ``stopped`` (0: every solve finished;
-    1: some stopped at their time limit, whose rows are not compared; 2: all did, leaving
-    nothing to compare), then the least recorded wall time, then by name."""
+def reruns_to_show(
+    stale: dict[str, dict[str, dict]],
+    changed: Callable[[str, str], bool],
+    stopped: dict[tuple[str, str], int] | None = None,
+) -> set[tuple[str, str]]:
+    """The ``(tag, job)`` records to rerun so that ``attest`` finds evidence for every change.
+
+    ``attest`` enters the change of a file from a version ``old`` only when each (tag, paper,
+    experiment, method) with a stale record that hashed ``old`` has a rerun that ran ``old``
+    before. So for each group and each (file, version) one of its records hashed and that is
+    no longer current (``changed(path, sha)``), the cheapest such record is chosen: the one with
+    the fewest stopped solves by ``stopped`` (0: every solve finished; 1: some stopped at their
+    time limit, whose rows are not compared; 2: all did, leaving nothing to compare), then the
+    least recorded wall time, then by name. One record usually covers all of its group's
+    changes; a group whose records ran different versions of a file gets one per version."""
     stopped = stopped or {}
-    best: dict[tuple[str, str, str, str], tuple] = {}
+    best: dict[tuple, tuple] = {}
     for tag, jobs in stale.items():
         for job, prov in jobs.items():
             key = (stopped.get((tag, job), 0), prov.get("wall_seconds", float("inf")), job)
             group = group_of(tag, prov)
-            if group not in best or key < best[group]:
-                best[group] = key
-    return {group: key[2] for group, key in sorted(best.items())}
+            for path, sha in prov.get("code", {}).get("files", {}).items():
+                if changed(path, sha) and ((group, path, sha) not in best or key < best[group, path, sha]):
+                    best[group, path, sha] = key
+    return {(group[0], key[2]) for (group, _, _), key in best.items()}
