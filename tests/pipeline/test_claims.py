@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 
+from forestrepro.report import claims
 from forestrepro.report.claims import (
     FAILS,
     HOLDS,
@@ -10,6 +11,8 @@ from forestrepro.report.claims import (
     evaluate_claim,
     evaluate_curve_claim,
 )
+from forestrepro.report.compare import score_matrix
+from forestrepro.report.tables import rank_statistics
 
 CELLS = pd.DataFrame(
     [
@@ -109,9 +112,11 @@ def test_rank_claims():
     assert close["paper"] == FAILS and close["ours"] == HOLDS
 
 
-def test_rank_claims_are_not_decided_on_ours_while_data_sets_are_left_out_of_the_ranks():
+def test_rank_claims_are_not_decided_on_ours_while_data_sets_are_left_out_of_the_ranks(monkeypatch):
     """A partial report ranks the data sets it has complete: a verdict there could change once
-    the others run, so ours says so instead of holding or failing."""
+    the others run, so where the missing cells' rankings are too many to enumerate (here: any),
+    ours says so instead of holding or failing."""
+    monkeypatch.setattr(claims, "MAX_RANKINGS", 0)
     partial = {
         "published": {**RANKS["published"], "excluded_datasets": ["d9"], "n_datasets": 8},
         "ours": {**RANKS["ours"], "excluded_datasets": ["d9"], "n_datasets": 8},
@@ -124,6 +129,46 @@ def test_rank_claims_are_not_decided_on_ours_while_data_sets_are_left_out_of_the
     assert "8 data sets" in got["paper_evidence"]
     complete = {k: {**v, "excluded_datasets": [], "n_datasets": 9} for k, v in partial.items()}
     assert evaluate_claim(claim, CELLS, complete, SPEC)["ours"] == FAILS
+
+
+def _ranked(rows):
+    """Cells and their rank statistics as the report computes them (report/tables.py)."""
+    cells = pd.DataFrame(rows, columns=["dataset", "method", "mean"]).assign(
+        published_mean=lambda c: c["mean"]
+    )
+    ours = score_matrix(cells, "mean")
+    ranks = {
+        "ours": rank_statistics(ours, higher_is_better=True, alpha=0.05),
+        "published": rank_statistics(
+            score_matrix(cells, "published_mean").loc[ours.dropna().index], higher_is_better=True, alpha=0.05
+        ),
+    }
+    return cells, ranks
+
+
+def test_a_rank_claim_is_decided_with_missing_cells_when_every_ranking_they_could_give_agrees():
+    # a > b > c on d1-d4 (ranks 1, 2, 3); on d5 a = 0.9 > b = 0.8 and c is missing. c can take 5
+    # places there: below b, tied with b, between, tied with a, above a.
+    rows = [(d, m, v) for d in ("d1", "d2", "d3", "d4") for m, v in (("a", 0.9), ("b", 0.8), ("c", 0.7))]
+    rows += [("d5", "a", 0.9), ("d5", "b", 0.8), ("d5", "c", float("nan"))]
+    cells, ranks = _ranked(rows)
+    assert ranks["ours"]["excluded_datasets"] == ["d5"]
+    # a's mean rank is at most (4 + 2) / 5 = 1.2, b's at least (8 + 2) / 5 = 2.0: a is best in all 5
+    best = evaluate_claim({"text": "t", "kind": "best_mean_rank", "a": "a"}, cells, ranks, SPEC)
+    assert best["ours"] == HOLDS and "in all 5 rankings the 1 missing cells (d5: c)" in best["ours_evidence"]
+    # a vs c against the CD of 3 methods on 5 data sets, 2.343 * sqrt(12 / 30) = 1.482: c above a
+    # on d5 gives a 1.2, c 2.6, gap 1.4 (fails); its 4 other places give gaps 1.6 to 2.0 (holds)
+    sig = evaluate_claim(
+        {"text": "t", "kind": "significantly_better", "a": "a", "b": "c"}, cells, ranks, SPEC
+    )
+    assert sig["ours"] == UNKNOWN and sig["ours_evidence"].startswith("holds in 4 of the 5 rankings")
+    assert "CD 1.482" in sig["ours_evidence"]
+    # the paper's side is ranked on the data sets ours has complete, as before
+    assert sig["paper"] == HOLDS and "ranked on the 4 data sets ours has complete" in sig["paper_evidence"]
+    # b cannot be best however c ranks on d5
+    assert (
+        evaluate_claim({"text": "t", "kind": "best_mean_rank", "a": "b"}, cells, ranks, SPEC)["ours"] == FAILS
+    )
 
 
 def test_dominates_with_missing_cells_fails_on_a_computed_loss_and_is_otherwise_unknown():

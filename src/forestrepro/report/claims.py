@@ -10,6 +10,8 @@ regenerated ones. Kinds:
 - ``best_mean_rank``: ``a`` has the lowest mean rank;
 - ``significantly_better``: ``a``'s mean rank beats ``b``'s by at least the Nemenyi CD;
 - ``not_significantly_different``: ``a``'s mean rank is within the CD of each of ``others``;
+  these three rank kinds are decided on our side while cells are missing when every ranking
+  the missing cells could take gives the same verdict (``_over_rankings``);
 - ``better_on_count``: ``a`` beats ``b`` strictly on at least ``count`` data sets (with ``of``,
   "``count`` of ``of``" is scaled to the data sets the table has, rounding up, so a profile
   that runs a subset checks the same proportion); decided while cells are missing as soon as
@@ -36,8 +38,15 @@ regenerated ones. Kinds:
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 import pandas as pd
+from scipy.stats import rankdata
+
+from ..stats.nemenyi import nemenyi_cd
+from .compare import score_matrix
 
 HOLDS, FAILS, UNKNOWN = "holds", "does not hold", "cannot be checked"
 
@@ -234,6 +243,74 @@ def _rank_claim(stats: dict, claim: dict):
     ) + f" vs CD {cd:.3f}"
 
 
+MAX_RANKINGS = 20_000
+"""Rankings of the missing cells enumerated before a rank claim is left undecided."""
+
+
+def _stand_ins(known: np.ndarray, n_missing: int) -> list[float]:
+    """Values for a data set's missing cells that between them take every place in its ranking:
+    the known values themselves (a tie) and ``n_missing`` points in each gap below, between and
+    above them (so missing cells can also fall in any order among themselves)."""
+    edges = [known[0] - 1.0, *known, known[-1] + 1.0] if len(known) else [0.0, 1.0]
+    points = [float(v) for v in known]
+    for lo, hi in itertools.pairwise(edges):
+        points += [float(v) for v in np.linspace(lo, hi, n_missing + 2)[1:-1]]
+    return sorted(points)
+
+
+def _over_rankings(cells: pd.DataFrame, claim: dict, stats: dict, table_spec: dict):
+    """A rank claim on our cells while some are missing: every data set, with each missing cell
+    given each place it could take in that data set's ranking (ties included), is ranked, and
+    the claim judged on each such table with the Nemenyi CD of all data sets. The verdict is the
+    claim's when all agree, else undecided; None where more than ``MAX_RANKINGS`` tables."""
+    scores = score_matrix(cells, "mean")
+    sign = 1.0 if table_spec.get("higher_is_better", True) else -1.0
+    complete = scores.dropna()
+    partial = scores.loc[scores.isna().any(axis=1)]
+    options = []
+    for _, row in partial.iterrows():
+        known = np.unique(row.dropna().to_numpy(dtype=float))
+        missing = [i for i, v in enumerate(row) if pd.isna(v)]
+        options.append((row.to_numpy(dtype=float), missing, _stand_ins(known, len(missing))))
+    n_tables = math.prod(len(values) ** len(missing) for _, missing, values in options)
+    if n_tables > MAX_RANKINGS or len(scores) < 2:
+        return None
+
+    def ranks_of(matrix: np.ndarray) -> np.ndarray:  # rank 1 = best, ties averaged (Demšar)
+        return rankdata(-sign * matrix, axis=1, method="average")
+
+    base = ranks_of(complete.to_numpy(dtype=float)).sum(axis=0) if len(complete) else 0.0
+    k, n = scores.shape[1], len(scores)
+    cd = float(nemenyi_cd(k, n, stats.get("alpha", 0.05)))
+    per_row = [
+        [
+            ranks_of(_filled(row, missing, choice)[None, :])[0]
+            for choice in itertools.product(values, repeat=len(missing))
+        ]
+        for row, missing, values in options
+    ]
+    verdicts = {}
+    for chosen in itertools.product(*per_row):
+        mean = (base + sum(chosen)) / n
+        verdict, _ = _rank_claim({"mean_ranks": dict(zip(scores.columns, mean)), "nemenyi_cd": cd}, claim)
+        verdicts[verdict] = verdicts.get(verdict, 0) + 1
+    where = "; ".join(f"{d}: {', '.join(scores.columns[scores.loc[d].isna()])}" for d in partial.index)
+    scope = (
+        f"rankings the {int(partial.isna().sum().sum())} missing cells ({where}) could give, "
+        f"each ranked on all {n} data sets (CD {cd:.3f})"
+    )
+    if len(verdicts) == 1:
+        (verdict,) = verdicts
+        return verdict, f"{verdict} in all {n_tables} {scope}"
+    return UNKNOWN, f"holds in {verdicts.get(HOLDS, 0)} of the {n_tables} {scope}"
+
+
+def _filled(row: np.ndarray, missing: list[int], choice: tuple) -> np.ndarray:
+    out = row.copy()
+    out[missing] = choice
+    return out
+
+
 def _on_complete_datasets(side: str, ranks: dict, verdict: str, evidence: str) -> tuple[str, str]:
     """A rank claim is about the whole table, and ranks need every method's cell, so they leave
     out a data set with one missing (``rank_statistics``): while ours leave some out, the claim
@@ -269,6 +346,10 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
             verdict, evidence = PAIR_KINDS[claim["kind"]](cells, column, claim, table_spec)
         elif claim["kind"] in RANK_KINDS:
             verdict, evidence = _on_complete_datasets(side, ranks, *_rank_claim(ranks[stats_key], claim))
+            if side == "ours" and verdict == UNKNOWN and ranks[stats_key].get("excluded_datasets"):
+                ranked = _over_rankings(cells, claim, ranks[stats_key], table_spec)
+                if ranked is not None:
+                    verdict, evidence = ranked[0], f"{ranked[1]}; {evidence}"
         elif claim["kind"] == "control_significantly_better":
             verdict, evidence = _on_complete_datasets(side, ranks, *_control_claim(ranks[stats_key], claim))
         elif claim["kind"] == "not_significantly_worse":
