@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 from rcrf_data import load_pmlb
 
+from forestrepro._validation import resolve_count
 from forestrepro.ensembles.credal import (
+    BreimanForestClassifier,
     CredalForestClassifier,
     CredalTree,
     bin_codes,
@@ -50,11 +52,26 @@ def test_a_node_without_positive_iig_is_a_leaf():
     assert _fit(CredalTree(BestThreshold("iig", s=0.0)), X, y).tree_.node_count > 1
 
 
-def test_subset_size_is_int_log2_plus_one():
-    for n_features, expected in [(4, 3), (6, 3), (7, 3), (8, 4), (16, 5), (216, 8)]:
-        forest = CredalForestClassifier()
+@pytest.mark.parametrize(
+    "forest",
+    [CredalForestClassifier(), BreimanForestClassifier(max_features="log2+1")],
+    ids=["crf", "rf-log2+1"],
+)
+def test_subset_size_is_int_log2_plus_one(forest):
+    for n_features, expected in [(1, 1), (2, 2), (4, 3), (6, 3), (7, 3), (8, 4), (16, 5), (17, 5), (216, 8)]:
         forest.n_features_in_ = n_features
         assert forest._make_tree(0).max_features == expected
+
+
+def test_the_rf_draws_int_log2_m_features_by_default_and_one_more_under_log2_plus_one():
+    # M = 7 (ecoli): int(log2 7) = 2, Breiman's int(log2 7 + 1) = 3; M = 8: 3 and 4; M = 17: 4 and 5
+    for n_features, default, plus_one in [(7, 2, 3), (8, 3, 4), (17, 4, 5)]:
+        X = np.random.default_rng(0).normal(size=(40, n_features))
+        y = (X[:, 0] > 0).astype(int)
+        for max_features, size in [("log2", default), ("log2+1", plus_one)]:
+            forest = BreimanForestClassifier(3, max_features=max_features, random_state=0).fit(X, y)
+            drawn = {resolve_count(t.max_features, n_features, "max_features") for t in forest.estimators_}
+            assert drawn == {size}
 
 
 def test_mdl_cut_points():

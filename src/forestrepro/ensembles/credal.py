@@ -28,7 +28,9 @@ node becomes a leaf when no candidate has a positive IIG; majority vote.
   test split of ``benchmarks/rcrf.py``.
 
 ``BreimanForestClassifier``: RF as the RCRF paper runs it (Breiman 2001): Gini, m = log2 M
-features per node (``max(1, int(log2 M))``), fully grown trees, majority vote.  It is our
+features per node (``max(1, int(log2 M))``), fully grown trees, majority vote.  The paper's
+"m = log2(M)" does not say how it is rounded; ``max_features="log2+1"`` gives Breiman's own
+``F = int(log2 M + 1)`` (Breiman 2001, Sec. 5), which is ``int(log2 M) + 1``, CRF's size.  It is our
 builder, not scikit-learn's ``RandomForestClassifier``: the three forests then share the
 bootstrap samples, feature draws and threshold scan and differ only in the rule the paper
 varies, and scikit-learn's forest averages probabilities instead of voting.
@@ -47,6 +49,14 @@ from ..trees.rules.best_threshold import BestThreshold
 from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin, base_arguments
 
 _FOREST_CONSTRAINTS = {k: v for k, v in BaggedForest._parameter_constraints.items() if k not in ALWAYS_BAGGED}
+
+
+def _features_per_node(max_features, n_features):
+    """``int(log2 M) + 1`` for "log2+1" (Breiman 2001, Sec. 5: ``F = int(log2 M + 1)``); any
+    other ``max_features`` is passed to the tree as it is."""
+    if max_features == "log2+1":
+        return int(np.log2(n_features)) + 1
+    return max_features
 
 
 @njit(cache=True, nogil=True)
@@ -233,12 +243,9 @@ class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
         self.discretize = discretize
 
     def _make_tree(self, seed):
-        max_features = self.max_features
-        if max_features == "log2+1":
-            max_features = int(np.log2(self.n_features_in_)) + 1
         return CredalTree(
             BestThreshold("iig", s=self.s),
-            max_features=max_features,
+            max_features=_features_per_node(self.max_features, self.n_features_in_),
             discretize=self.discretize,
             random_state=seed,
         )
@@ -256,11 +263,15 @@ class BreimanForestClassifier(TreePredictionsMixin, BaggedForest):
     ----------
     n_estimators : int, default=100
         The number of trees.
-    max_features : "log2", "sqrt", int, float or None, default="log2"
-        m, the features drawn at each node (``max(1, int(log2 M))`` for "log2").
+    max_features : "log2", "log2+1", "sqrt", int, float or None, default="log2"
+        m, the features drawn at each node (``max(1, int(log2 M))`` for "log2",
+        ``int(log2 M) + 1`` for "log2+1").
     """
 
-    _parameter_constraints: dict[str, list] = {**_FOREST_CONSTRAINTS, "max_features": COUNT}
+    _parameter_constraints: dict[str, list] = {
+        **_FOREST_CONSTRAINTS,
+        "max_features": [*COUNT, StrOptions({"log2+1"})],
+    }
 
     def __init__(
         self,
@@ -276,4 +287,5 @@ class BreimanForestClassifier(TreePredictionsMixin, BaggedForest):
         self.max_features = max_features
 
     def _make_tree(self, seed):
-        return PluggableTreeClassifier("gini", max_features=self.max_features, random_state=seed)
+        max_features = _features_per_node(self.max_features, self.n_features_in_)
+        return PluggableTreeClassifier("gini", max_features=max_features, random_state=seed)
