@@ -46,7 +46,9 @@ def test_the_profile_sets_methods_that_config_yaml_does_not_list():
     assert quick["rf_gr_per_node"]["params"]["feature_subset"] == "per_node"  # its own switch stays
     assert quick["crf_log2"]["params"]["n_estimators"] == quick["crf"]["params"]["n_estimators"] == 20
     assert quick["crf_log2"]["params"]["max_features"] == "log2"  # the reading's own switch stays
-    assert quick["breiman_rf_log2p1"]["params"]["n_estimators"] == quick["breiman_rf"]["params"]["n_estimators"]
+    assert (
+        quick["breiman_rf_log2p1"]["params"]["n_estimators"] == quick["breiman_rf"]["params"]["n_estimators"]
+    )
     assert quick["breiman_rf_log2p1"]["params"]["max_features"] == "log2+1"
     paper = compose_config(["profile=paper", "method.brf_soft.params.n_estimators=7"])
     assert paper["profile"] == "paper" and paper["method"]["brf_soft"]["params"]["n_estimators"] == 7
