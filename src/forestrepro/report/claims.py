@@ -43,9 +43,9 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from ..stats.nemenyi import nemenyi_cd
+from ..stats.ranks import rank_scores
 from .compare import score_matrix
 
 HOLDS, FAILS, UNKNOWN = "holds", "does not hold", "cannot be checked"
@@ -264,30 +264,28 @@ def _over_rankings(cells: pd.DataFrame, claim: dict, stats: dict, table_spec: di
     the claim judged on each such table with the Nemenyi CD of all data sets. The verdict is the
     claim's when all agree, else undecided; None where more than ``MAX_RANKINGS`` tables."""
     scores = score_matrix(cells, "mean")
-    sign = 1.0 if table_spec.get("higher_is_better", True) else -1.0
+    higher = table_spec.get("higher_is_better", True)
     complete = scores.dropna()
     partial = scores.loc[scores.isna().any(axis=1)]
     options = []
-    for _, row in partial.iterrows():
+    for dataset, row in partial.iterrows():
         known = np.unique(row.dropna().to_numpy(dtype=float))
-        missing = [i for i, v in enumerate(row) if pd.isna(v)]
-        options.append((row.to_numpy(dtype=float), missing, _stand_ins(known, len(missing))))
-    n_tables = math.prod(len(values) ** len(missing) for _, missing, values in options)
+        missing = list(row.index[row.isna()])
+        options.append((dataset, row, missing, _stand_ins(known, len(missing))))
+    n_tables = math.prod(len(values) ** len(missing) for _, _, missing, values in options)
     if n_tables > MAX_RANKINGS or len(scores) < 2:
         return None
-
-    def ranks_of(matrix: np.ndarray) -> np.ndarray:  # rank 1 = best, ties averaged (Demšar)
-        return rankdata(-sign * matrix, axis=1, method="average")
-
-    base = ranks_of(complete.to_numpy(dtype=float)).sum(axis=0) if len(complete) else 0.0
+    base = rank_scores(complete, higher_is_better=higher).sum().to_numpy() if len(complete) else 0.0
     k, n = scores.shape[1], len(scores)
     cd = float(nemenyi_cd(k, n, stats.get("alpha", 0.05)))
     per_row = [
         [
-            ranks_of(_filled(row, missing, choice)[None, :])[0]
+            rank_scores(row.to_frame(dataset).T.assign(**dict(zip(missing, choice))), higher_is_better=higher)
+            .iloc[0]
+            .to_numpy()
             for choice in itertools.product(values, repeat=len(missing))
         ]
-        for row, missing, values in options
+        for dataset, row, missing, values in options
     ]
     verdicts = {}
     for chosen in itertools.product(*per_row):
@@ -303,12 +301,6 @@ def _over_rankings(cells: pd.DataFrame, claim: dict, stats: dict, table_spec: di
         (verdict,) = verdicts
         return verdict, f"{verdict} in all {n_tables} {scope}"
     return UNKNOWN, f"holds in {verdicts.get(HOLDS, 0)} of the {n_tables} {scope}"
-
-
-def _filled(row: np.ndarray, missing: list[int], choice: tuple) -> np.ndarray:
-    out = row.copy()
-    out[missing] = choice
-    return out
 
 
 def _on_complete_datasets(side: str, ranks: dict, verdict: str, evidence: str) -> tuple[str, str]:
