@@ -27,10 +27,23 @@ from forestrepro.trees._nodes import LEAF
         ),
         CredalForestClassifier(10),
         CredalForestClassifier(10, discretize="mdl", oob_score=True, random_state=0),
+        CredalForestClassifier(10, stop="pure", random_state=0),
+        CredalForestClassifier(10, splits="multiway", oob_score=True, random_state=0),
+        CredalForestClassifier(10, splits="multiway", stop="pure", discretize="mdl", random_state=0),
         BreimanForestClassifier(10, oob_score=True, random_state=0),
         BreimanForestClassifier(10, max_features="log2+1", random_state=0),
     ],
-    ids=["rcrf", "rcrf-other-readings", "crf", "crf-mdl", "rf", "rf-log2+1"],
+    ids=[
+        "rcrf",
+        "rcrf-other-readings",
+        "crf",
+        "crf-mdl",
+        "crf-pure",
+        "crf-multiway",
+        "crf-multiway-mdl",
+        "rf",
+        "rf-log2+1",
+    ],
 )
 @pytest.mark.filterwarnings("ignore:Some inputs do not have OOB scores")
 def test_check_estimator(estimator):

@@ -27,6 +27,17 @@ node becomes a leaf when no candidate has a positive IIG; majority vote.
   bins lose a further 0.6 points on letter and 13 on krkopt against raw thresholds on the
   test split of ``benchmarks/rcrf.py``.
 
+Two more readings of a CRF the RCRF paper does not describe, one switch each:
+
+- ``stop="pure"``: the cut of largest IIG is taken even where it is not positive and the tree
+  grows until its nodes are pure, as an RF tree with IIG put in place of Gini would (the
+  paper's forests were all written in Matlab by its authors, Sec. 4.1); the default
+  ``"no_gain"`` is Abellán and Moral's rule, a leaf where no candidate has IIG > 0.
+- ``splits="multiway"``: Abellán and Moral's (2003) credal trees are ID3 trees, one branch per
+  value of a nominal feature, each feature used at most once down a path
+  (``trees/multiway.py``); every feature is then read as nominal, so it is for data sets whose
+  features all are (car, krkopt, nursery, primary tumor).
+
 ``BreimanForestClassifier``: RF as the RCRF paper runs it (Breiman 2001): Gini, m = log2 M
 features per node (``max(1, int(log2 M))``), fully grown trees, majority vote.  The paper's
 "m = log2(M)" does not say how it is rounded; ``max_features="log2+1"`` gives Breiman's own
@@ -42,12 +53,15 @@ import dataclasses
 
 import numpy as np
 from numba import njit
+from sklearn.utils import check_random_state
 
-from .._validation import COUNT, REAL, StrOptions
+from .._validation import COUNT, REAL, StrOptions, check_params, resolve_count
 from ..trees.estimator import PluggableTreeClassifier
+from ..trees.multiway import build_multiway_tree
 from ..trees.rules.best_threshold import BestThreshold
 from ._base import ALWAYS_BAGGED, BaggedForest, TreePredictionsMixin, base_arguments
 
+_MAX_SEED = np.iinfo(np.int32).max
 _FOREST_CONSTRAINTS = {k: v for k, v in BaggedForest._parameter_constraints.items() if k not in ALWAYS_BAGGED}
 
 
@@ -198,6 +212,60 @@ class CredalTree(PluggableTreeClassifier):
         return self
 
 
+@dataclasses.dataclass(frozen=True)
+class IIGUntilPure(BestThreshold):
+    """The cut of largest IIG, taken even where it is not positive (``stop="pure"``)."""
+
+    criterion: str = "iig"
+
+    def params(self):
+        return np.array([self.s, 1.0])
+
+
+class MultiwayCredalTree(PluggableTreeClassifier):
+    """A credal tree with one branch per value of its split feature, every feature read as
+    nominal (``trees/multiway.py``); ``discretize="mdl"`` makes each Fayyad-Irani bin of the
+    tree's sample a value.  ``stop`` as for ``CredalForestClassifier``."""
+
+    _parameter_constraints = {
+        "s": [REAL],
+        "stop": [StrOptions({"no_gain", "pure"})],
+        "max_features": COUNT,
+        "discretize": [None, StrOptions({"mdl"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, s=1.0, *, stop="no_gain", max_features=None, discretize=None, random_state=None):
+        self.s = s
+        self.stop = stop
+        self.max_features = max_features
+        self.discretize = discretize
+        self.random_state = random_state
+
+    def _fit_encoded(self, X, y_encoded, sample_weight):
+        check_params(self)
+        n_classes = len(self.classes_)
+        if self.discretize is not None:
+            self.cut_points_ = [
+                mdl_cut_points(X[:, f], y_encoded, sample_weight, n_classes) for f in range(X.shape[1])
+            ]
+            X = bin_codes(X, self.cut_points_)
+        self.tree_ = build_multiway_tree(
+            X,
+            y_encoded,
+            n_classes,
+            s=self.s,
+            require_gain=self.stop == "no_gain",
+            sample_weight=sample_weight,
+            n_eval=resolve_count(self.max_features, X.shape[1], "max_features"),
+            seed=check_random_state(self.random_state).randint(_MAX_SEED),
+        )
+        if self.discretize is not None:
+            self.tree_ = raw_thresholds(self.tree_, self.cut_points_)
+        self.features_ = np.arange(X.shape[1])
+        return self
+
+
 class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
     """CRF (Abellán, Mantas and Castellano 2017): bagged credal trees, majority vote.
 
@@ -216,6 +284,12 @@ class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
         The IDM parameter of the IIG.
     discretize : {None, "mdl"}, default=None
         Split raw values, or Fayyad-Irani bins of each tree's bootstrap sample.
+    splits : {"threshold", "multiway"}, default="threshold"
+        Cut a feature in two at a threshold, or into one branch per value (every feature
+        read as nominal).
+    stop : {"no_gain", "pure"}, default="no_gain"
+        A node is a leaf where no candidate has a positive IIG, or only when it is pure (the
+        cut of largest IIG is taken even where it is not positive).
     """
 
     _parameter_constraints: dict[str, list] = {
@@ -223,6 +297,8 @@ class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
         "max_features": [*COUNT, StrOptions({"log2+1"})],
         "s": [REAL],
         "discretize": [None, StrOptions({"mdl"})],
+        "splits": [StrOptions({"threshold", "multiway"})],
+        "stop": [StrOptions({"no_gain", "pure"})],
     }
 
     def __init__(
@@ -232,6 +308,8 @@ class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
         max_features="log2+1",
         s=1.0,
         discretize=None,
+        splits="threshold",
+        stop="no_gain",
         voting="hard",
         oob_score=False,
         n_jobs=None,
@@ -241,11 +319,22 @@ class CredalForestClassifier(TreePredictionsMixin, BaggedForest):
         self.max_features = max_features
         self.s = s
         self.discretize = discretize
+        self.splits = splits
+        self.stop = stop
 
     def _make_tree(self, seed):
+        max_features = _features_per_node(self.max_features, self.n_features_in_)
+        if self.splits == "multiway":
+            return MultiwayCredalTree(
+                self.s,
+                stop=self.stop,
+                max_features=max_features,
+                discretize=self.discretize,
+                random_state=seed,
+            )
         return CredalTree(
-            BestThreshold("iig", s=self.s),
-            max_features=_features_per_node(self.max_features, self.n_features_in_),
+            BestThreshold("iig", s=self.s) if self.stop == "no_gain" else IIGUntilPure(s=self.s),
+            max_features=max_features,
             discretize=self.discretize,
             random_state=seed,
         )

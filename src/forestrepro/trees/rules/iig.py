@@ -12,7 +12,9 @@ Abellán and Moral's algorithm): raise the lowest counts to a common level ``L``
 
 ``IIG = H*(K(parent)) - (N_L/N) H*(K(left)) - (N_R/N) H*(K(right))`` (bits); a node is cut
 only where the best cut has ``IIG > 0`` (Abellán and Moral's stopping rule), else it is a
-leaf.  ``params[0]`` is ``s``.
+leaf.  ``params[0]`` is ``s``.  In the best-threshold kernel, ``params[1] = 1`` drops that rule:
+the cut of largest IIG is taken even where it is not positive, and the tree grows until its
+nodes are pure (a reading of the RCRF paper's CRF, ``stop="pure"`` of ``ensembles/credal.py``).
 """
 
 import numpy as np
@@ -92,7 +94,7 @@ def best_threshold_kernel(
     return _scan.best_threshold(
         score,
         node_stat,
-        True,
+        params[1] == 0.0,
         X,
         y,
         w,
