@@ -354,6 +354,40 @@ def test_a_cause_is_attached_only_where_its_test_holds():
     assert fed.loc["d2", "cause"] == UNEXPLAINED and fed.loc["d2", "candidates"] == ""
 
 
+def test_a_cell_that_two_rules_explain_counts_the_first_and_names_both():
+    from forestrepro.report.deviations import explain
+
+    cells = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2"],
+            "method": ["m", "m"],
+            "published_mean": [0.70, 0.90],
+            "mean": [0.80, 0.80],
+            "delta": [0.10, -0.10],
+            "tolerance": [0.02, 0.02],
+            "within": [False, False],
+        }
+    )
+    # on d1 both hold: the other reading gives 0.71 and ours beats the published value; on d2
+    # only the reading (0.91), since ours is below the published value
+    alt = pd.DataFrame({"dataset": ["d1", "d2"], "method": ["m", "m"], "mean": [0.71, 0.91]})
+    rules = [
+        {"cause": "reading", "text": "the other reading", "test": "ablation_within", "ablation_table": "alt"},
+        {"cause": "baseline", "text": "a tuned baseline", "test": "better_than_published"},
+    ]
+    got = explain(cells, {"paper": "p", "table": "t", "causes": rules}, {"alt": alt}.get, {}, {})
+    got = got.set_index("dataset")
+    assert got.loc["d1", "cause"] == "reading"
+    assert got.loc["d1", "evidence"] == (
+        "the other reading (alt / m: 0.7100, within 0.0200 of the published 0.7000). "
+        "Also baseline: a tuned baseline (ours 0.8000 vs published 0.7000)"
+    )
+    assert got.loc["d2", "cause"] == "reading" and "Also" not in got.loc["d2", "evidence"]
+    # the order of the rules decides which one counts; both are still named
+    swapped = explain(cells, {"paper": "p", "table": "t", "causes": rules[::-1]}, {"alt": alt}.get, {}, {})
+    assert swapped.set_index("dataset").loc["d1", "evidence"].startswith("a tuned baseline")
+
+
 def _not_computed(cells: pd.DataFrame, dataset: str, method: str) -> pd.DataFrame:
     """``cells`` with the cell (``dataset``, ``method``) left without a value, as a job that has
     not run leaves it."""

@@ -3,7 +3,8 @@
 A paper's ``causes`` (``paper.<p>.causes``) are rules. Each names a cause from a small
 vocabulary, the cells it may explain (``tables``, ``methods``, ``datasets``; all when absent),
 and a test on numbers the report has; a cell outside tolerance takes the cause of the first
-rule whose test holds for it, and is *unexplained* otherwise. No rule ever sets a cell by hand.
+rule whose test holds for it (its evidence names every other rule that holds too), and is
+*unexplained* otherwise. No rule ever sets a cell by hand.
 
 Causes: ``reading`` (another reading of an ambiguous passage; the rule's text names the config
 key), ``baseline`` (a published baseline that our tuned baseline beats), ``protocol`` (a
@@ -308,18 +309,21 @@ def explain(
     dataset_specs: dict,
     data_provenance: dict,
 ) -> pd.DataFrame:
-    """The cells outside tolerance, each with ``cause``, ``evidence`` (for an unexplained cell, what
-    a test measured that fell short) and ``candidates``."""
+    """The cells outside tolerance, each with ``cause`` (the first rule whose test holds, which
+    the counts use), ``evidence`` (that rule's, then every other rule that holds, "Also <cause>:
+    ..."; for an unexplained cell, what a test measured that fell short) and ``candidates``."""
     outside = cells[cells["within"].map(lambda v: v is False)]
     rows = []
     for _, cell in outside.iterrows():
-        cause, evidence = UNEXPLAINED, ""
-        for rule in spec.get("causes", []):
-            if _in_scope(rule, spec["table"], cell):
-                found = _test(rule, cell, spec, table_cells, cells, dataset_specs, data_provenance)
-                if found is not None:
-                    cause, evidence = rule["cause"], f"{rule['text']} ({found})"
-                    break
+        holding = [
+            (rule["cause"], f"{rule['text']} ({found})")
+            for rule in spec.get("causes", [])
+            if _in_scope(rule, spec["table"], cell)
+            and (found := _test(rule, cell, spec, table_cells, cells, dataset_specs, data_provenance))
+            is not None
+        ]
+        cause, evidence = holding[0] if holding else (UNEXPLAINED, "")
+        evidence += "".join(f". Also {other}: {text}" for other, text in holding[1:])
         candidates = (
             []
             if cause != UNEXPLAINED
