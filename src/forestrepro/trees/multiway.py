@@ -89,28 +89,20 @@ def _best_feature(
 def _cut(store, counters, node, head, feature, threshold, X, y, w, samples):
     """Cut ``node`` at ``X[:, feature] <= threshold`` into two children, either of which may
     be empty; an empty child holds the class counts of the chain's head ``head``."""
-    start = store[9][node]
-    end = store[10][node]
-    lo = start
-    hi = end
-    while lo < hi:
-        if X[samples[lo], feature] <= threshold:
-            lo += 1
-        else:
-            hi -= 1
-            samples[lo], samples[hi] = samples[hi], samples[lo]
-    depth = store[7][node] + 1
-    left = _nodes._add_node(store, counters, node, depth, start, lo, y, w, samples)
-    right = _nodes._add_node(store, counters, node, depth, lo, end, y, w, samples)
-    for child in (left, right):
+    if not _nodes.split_node(store, counters, node, feature, threshold, X, y, w, samples):
+        # every sample lies on one side: the other child is empty
+        start, end = store[9][node], store[10][node]
+        cut = end if X[samples[start], feature] <= threshold else start
+        depth = store[7][node] + 1
+        store[0][node] = _nodes._add_node(store, counters, node, depth, start, cut, y, w, samples)
+        store[1][node] = _nodes._add_node(store, counters, node, depth, cut, end, y, w, samples)
+        store[2][node] = feature
+        store[3][node] = threshold
+        counters[1] += 1
+    for child in (store[0][node], store[1][node]):
         if store[5][child] == 0:
             store[4][child][:] = store[4][head]
             store[6][child] = store[6][head]
-    store[0][node] = left
-    store[1][node] = right
-    store[2][node] = feature
-    store[3][node] = threshold
-    counters[1] += 1
 
 
 @njit(cache=True, nogil=True)
