@@ -65,6 +65,17 @@ def _check_inside(X, samples, lo, hi):
         )
 
 
+def grow_inputs(X, y, sample_weight):
+    """What a grow loop takes: float32 C-ordered writable ``X``, integer labels, float64 sample
+    weights (ones by default) and the samples of non-zero weight."""
+    X = np.ascontiguousarray(X, dtype=np.float32)
+    if not X.flags.writeable:
+        X = X.copy()
+    y = np.ascontiguousarray(y, dtype=np.intp)
+    w = np.ones(X.shape[0]) if sample_weight is None else np.array(sample_weight, dtype=np.float64)
+    return X, y, w, np.flatnonzero(w > 0).astype(np.intp)
+
+
 ORIGINAL_LABELS = OriginalLabels()
 """The default label view: every node scored on the original labels."""
 
@@ -95,12 +106,7 @@ def build_tree(
         raise TypeError(
             f"split rule must be a CompiledSplitRule or PythonSplitRule, got {type(rule).__name__}"
         )
-    X = np.ascontiguousarray(X, dtype=np.float32)
-    if not X.flags.writeable:
-        X = X.copy()
-    y = np.ascontiguousarray(y, dtype=np.intp)
-    w = np.ones(X.shape[0]) if sample_weight is None else np.array(sample_weight, dtype=np.float64)
-    samples = np.flatnonzero(w > 0).astype(np.intp)
+    X, y, w, samples = grow_inputs(X, y, sample_weight)
     pool = np.arange(X.shape[1], dtype=np.intp) if features is None else np.array(features, dtype=np.intp)
     n_eval = pool.shape[0] if n_eval is None else int(n_eval)
     maps = np.ascontiguousarray(label_view.maps(n_classes), dtype=np.intp)

@@ -33,7 +33,8 @@ from numba import njit
 
 from . import _nodes
 from ._rng import new_state
-from .rules._scan import distinct, draw_feature, gather_sorted, keep_drawing
+from .builder import grow_inputs
+from .rules._scan import distinct, next_usable
 from .rules.iig import ZERO_GAIN, max_entropy
 from .tree import Tree
 
@@ -70,15 +71,14 @@ def _best_feature(
     scratch = np.empty(n_classes)
     parent_h = max_entropy(node_counts, weight, n_classes, s, scratch)
     best, best_gain = -1, 0.0 if require_gain else -np.inf
-    n_pool = features.shape[0]
     n_drawn = 0
     n_usable = 0
-    while keep_drawing(n_drawn, n_usable, n_pool, n_eval):
-        f = draw_feature(features, n_drawn, n_eval, rng)
-        n_drawn += 1
-        if not gather_sorted(X, samples, start, end, f, Xf):
-            continue
-        n_usable += 1
+    while True:
+        f, n_drawn, n_usable = next_usable(
+            X, samples, start, end, features, n_drawn, n_usable, n_eval, rng, Xf
+        )
+        if f < 0:
+            break
         gain = _multiway_gain(y, w, samples, start, end, Xf, n_classes, s, parent_h, weight, counts, scratch)
         if gain > best_gain:
             best, best_gain = f, gain
@@ -198,12 +198,7 @@ def build_multiway_tree(
         ``[0, n_classes)``; rows of weight 0 are left out of the growth but their values belong to
         the features' domains.  ``n_eval`` features are drawn per node (default: all, in order);
     ``require_gain``: a node is a leaf unless a drawn feature has a positive IIG."""
-    X = np.ascontiguousarray(X, dtype=np.float32)
-    if not X.flags.writeable:
-        X = X.copy()
-    y = np.ascontiguousarray(y, dtype=np.intp)
-    w = np.ones(X.shape[0]) if sample_weight is None else np.array(sample_weight, dtype=np.float64)
-    samples = np.flatnonzero(w > 0).astype(np.intp)
+    X, y, w, samples = grow_inputs(X, y, sample_weight)
     domain, offsets = feature_domains(X, np.arange(X.shape[0]))
     n_features = X.shape[1]
     n_eval = n_features if n_eval is None else int(n_eval)

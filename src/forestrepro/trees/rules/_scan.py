@@ -49,6 +49,20 @@ def gather_sorted(X, samples, start, end, f, Xf):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def next_usable(X, samples, start, end, features, n_drawn, n_usable, n_eval, rng, Xf):
+    """Draw features until one is usable at the node or drawing stops (``keep_drawing``):
+    ``(f, n_drawn, n_usable)`` with ``f``'s values gathered and sorted in ``Xf[start:end]``
+    (``gather_sorted``), or ``f = -1`` when no feature is left to draw."""
+    n_pool = features.shape[0]
+    while keep_drawing(n_drawn, n_usable, n_pool, n_eval):
+        f = draw_feature(features, n_drawn, n_eval, rng)
+        n_drawn += 1
+        if gather_sorted(X, samples, start, end, f, Xf):
+            return f, n_drawn, n_usable + 1
+    return -1, n_drawn, n_usable
+
+
+@njit(cache=True, nogil=True, inline="always")
 def distinct(Xf, p):
     """Whether a cut between sorted positions ``p - 1`` and ``p`` separates two values."""
     return Xf[p] > Xf[p - 1] + _FT
@@ -88,15 +102,14 @@ def best_threshold(
     best_feature = -1
     best_threshold = 0.0
     best_score = -np.inf
-    n_pool = features.shape[0]
     n_drawn = 0
     n_usable = 0
-    while keep_drawing(n_drawn, n_usable, n_pool, n_eval):
-        f = draw_feature(features, n_drawn, n_eval, rng)
-        n_drawn += 1
-        if not gather_sorted(X, samples, start, end, f, Xf):
-            continue
-        n_usable += 1
+    while True:
+        f, n_drawn, n_usable = next_usable(
+            X, samples, start, end, features, n_drawn, n_usable, n_eval, rng, Xf
+        )
+        if f < 0:
+            break
         left[:n_classes] = 0.0
         right[:n_classes] = counts
         w_left = 0.0

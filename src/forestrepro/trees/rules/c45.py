@@ -75,12 +75,12 @@ def c45_kernel(
     threshold = np.empty(n_pool)
     n_drawn = 0
     n_usable = 0
-    while _scan.keep_drawing(n_drawn, n_usable, n_pool, n_eval):
-        f = _scan.draw_feature(features, n_drawn, n_eval, rng)
-        n_drawn += 1
-        if not _scan.gather_sorted(X, samples, start, end, f, Xf):
-            continue
-        n_usable += 1
+    while True:
+        f, n_drawn, n_usable = _scan.next_usable(
+            X, samples, start, end, features, n_drawn, n_usable, n_eval, rng, Xf
+        )
+        if f < 0:
+            break
         left[:n_classes] = 0.0
         right[:n_classes] = counts
         w_left = 0.0
