@@ -109,3 +109,14 @@ def test_a_rerun_with_another_number_enters_nothing(tmp_path):
     assert attest.returncode == 1 and "'accuracy'" in attest.stdout
     assert not (repo / "results" / "runs" / "equivalences.tsv").exists()
     json.loads((repo / "results" / "runs" / "t" / "p" / "e" / "m" / "cheap.provenance.json").read_text())
+
+
+def test_plan_reads_the_committed_records_when_a_stopped_rerun_removed_one(tmp_path):
+    # Snakemake removes a job's outputs when it starts it: a rerun stopped midway leaves the
+    # working tree without the record, and the plan (of HEAD's records) must still be made
+    repo, before, _ = scratch(tmp_path)
+    for suffix in (".csv", ".provenance.json"):
+        (repo / "results" / "runs" / "t" / "p" / "e" / "m" / f"cheap{suffix}").unlink()
+    plan = run(repo, "plan", "--since", before)
+    assert plan.returncode == 0, plan.stderr
+    assert plan.stdout.splitlines()[-1].startswith("2 reruns for 3 stale records")

@@ -111,11 +111,13 @@ def made_stale(records: dict[str, dict[str, dict]], since: str) -> dict[str, dic
 
 def stopped_solves(stale: dict[str, dict[str, dict]]) -> dict[tuple[str, str], int]:
     """Per stale job with solves (a ``status`` column): 0 when every solve finished, 1 when
-    some stopped at their time limit, 2 when all did."""
+    some stopped at their time limit, 2 when all did. Read from HEAD, as the records are: a rerun
+    that was stopped leaves the working tree without the file (Snakemake removes a job's outputs
+    when it starts it)."""
     stopped = {}
     for tag, jobs in stale.items():
         for job in jobs:
-            rows = pd.read_csv(REPO / RUNS / tag / f"{job}.csv")
+            rows = pd.read_csv(io.StringIO(git("show", f"HEAD:{RUNS / tag / job}.csv")))
             if "status" in rows:
                 limited = rows["status"] == "time_limit"
                 stopped[tag, job] = 2 if limited.all() else int(limited.any())
