@@ -50,6 +50,8 @@ def test_the_profile_sets_methods_that_config_yaml_does_not_list():
         quick["breiman_rf_log2p1"]["params"]["n_estimators"] == quick["breiman_rf"]["params"]["n_estimators"]
     )
     assert quick["breiman_rf_log2p1"]["params"]["max_features"] == "log2+1"
+    assert quick["breiman_rf_soft"]["params"]["n_estimators"] == quick["breiman_rf"]["params"]["n_estimators"]
+    assert quick["breiman_rf_soft"]["params"]["voting"] == "soft"  # the reading's own switch stays
     paper = compose_config(["profile=paper", "method.brf_soft.params.n_estimators=7"])
     assert paper["profile"] == "paper" and paper["method"]["brf_soft"]["params"]["n_estimators"] == 7
     assert paper["method"]["brf_soft"]["grid"]["h_offset"] == [-1, 0, 1, 2, 3, 4]
