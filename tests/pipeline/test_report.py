@@ -681,8 +681,9 @@ def test_a_data_size_rule_attaches_data_only_where_shrinking_gains_reach_the_pap
     # rows: d1 gains 0.08 then 0.04 per doubling (ratio 1/2): shrinking on, 0.02 + 0.01 more ->
     # 0.88 + 0.03 = 0.91, within 0.02 of 0.90: data. d2 gains 0.02 then 0.01: at most 0.82 + 0.02 =
     # 0.84 with steady gains, short of 0.88: the size cannot account for it. d3 gains grew (0.01,
-    # then 0.05): nothing surely gained, high 0.80 + 0.10 = 0.90 reaches: not decided. d4 lies above
-    # the paper: more rows cannot explain it.
+    # then 0.05): no shrinking measured, the smaller gain kept steady, 0.80 + 0.02 = 0.82 falls
+    # short; high 0.80 + 0.10 = 0.90 reaches: not decided. d4 lies above the paper: more rows
+    # cannot explain it.
     cells = pd.DataFrame(
         {
             "dataset": ["d1", "d2", "d3", "d4"],
@@ -730,7 +731,19 @@ def test_a_data_size_rule_attaches_data_only_where_shrinking_gains_reach_the_pap
     assert "0.8400 with steady ones" in got.loc["d2", "evidence"]
     assert got.loc["d3", "cause"] == UNEXPLAINED
     assert "tested: the data size alone is not shown to account for it" in got.loc["d3", "evidence"]
+    assert "0.8200 with shrinking gains, 0.9000 with steady ones" in got.loc["d3", "evidence"]
     assert got.loc["d4", "cause"] == UNEXPLAINED and got.loc["d4", "evidence"] == ""
+    # the low projection is continuous where the gains stop shrinking: gains 0.045 then 0.045 * (1 -
+    # 1e-6) and 0.045 then 0.045 * (1 + 1e-6) both carry on about 0.045 a doubling, 0.80 + 0.09 =
+    # 0.89 within 0.02 of 0.90: data, either side of a ratio of 1
+    for last in (0.045 * (1 - 1e-6), 0.045 * (1 + 1e-6)):
+        even = {
+            "quarter": curve["quarter"].assign(mean=0.80 - 0.045 - last),
+            "half": curve["half"].assign(mean=0.80 - last),
+        }
+        got = explain(cells, spec, even.get, {}, {}).set_index("dataset")
+        assert got.loc["d3", "cause"] == "data"
+        assert "0.8900 with shrinking gains" in got.loc["d3", "evidence"]
     # a point of the curve not computed: no test, no claim either way
     partial = {**curve, "half": curve["half"].assign(mean=[float("nan"), 0.81, 0.75, 0.75])}
     got = explain(cells, spec, partial.get, {}, {}).set_index("dataset")

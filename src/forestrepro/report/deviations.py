@@ -40,8 +40,10 @@ Tests:
   (``paper_train_rows``), and the same cells on fewer rows (the tables ``curve``, e.g. a half and a
   quarter of the data) give a learning curve. Read off per doubling of the training rows, its
   gains are carried on to the paper's training size in two ways: gains that keep shrinking at the
-  last measured ratio (the *low* projection) and gains that stay at the last one (the *high*
-  projection). The test holds when the low projection reaches the published value within the
+  last measured ratio (the *low* projection; where the gains did not shrink, the smaller of the
+  last two kept steady, which is where the shrinking one tends as the ratio nears 1, so that a
+  curve whose gains barely grew is not read as gaining nothing; where one of them is no gain,
+  nothing) and gains that stay at the last one (the *high* projection). The test holds when the low projection reaches the published value within the
   cell's tolerance: the missing rows account for the cell even if their gains keep shrinking.
   When it does not hold, the projections are the unexplained cell's evidence; where the gains
   shrank and even the high projection falls short, the data size cannot account for the cell.
@@ -196,10 +198,12 @@ def projection(
     gains = tuple(sign * (b - a) / math.log2(m / n) for (n, a), (m, b) in pairwise(points))
     last, before = gains[-1], gains[-2]
     shrinking = last < before
-    low = 0.0  # no gain that more rows surely bring, unless the gains shrink at a rate to carry on
+    low = 0.0  # no gain that more rows surely bring, unless both measured gains are gains
     if 0 < last < before:
         ratio = last / before  # per doubling; the sum of last * ratio^i over the doublings to come
         low = last * ratio * (1 - ratio**doublings) / (1 - ratio)
+    elif 0 < before <= last:  # no shrinking measured: the smaller gain, steady (the limit as ratio -> 1)
+        low = before * doublings
     value = points[-1][1]
     return Projection(
         points=tuple(points),
