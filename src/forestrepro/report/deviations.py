@@ -43,9 +43,9 @@ Tests:
   last measured ratio (the *low* projection; where the gains did not shrink, the smaller of the
   last two kept steady, which is where the shrinking one tends as the ratio nears 1, so that a
   curve whose gains barely grew is not read as gaining nothing; where one of them is no gain,
-  nothing) and gains that stay at the last one (the *high* projection). The test holds when the low projection reaches the published value within the
-  cell's tolerance: the missing rows account for the cell even if their gains keep shrinking.
-  When it does not hold, the projections are the unexplained cell's evidence; where the gains
+  nothing) and gains that stay at the last one (the *high* projection). The test holds when the
+  low projection reaches the published value within the cell's tolerance: the missing rows
+  account for the cell even if their gains keep shrinking. When it does not hold, the projections are the unexplained cell's evidence; where the gains
   shrank and even the high projection falls short, the data size cannot account for the cell.
 
 A measurable difference that no test ties to the cell (our data's shape differs from the
