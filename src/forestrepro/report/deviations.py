@@ -45,8 +45,9 @@ Tests:
   curve whose gains barely grew is not read as gaining nothing; where one of them is no gain,
   nothing) and gains that stay at the last one (the *high* projection). The test holds when the
   low projection reaches the published value within the cell's tolerance: the missing rows
-  account for the cell even if their gains keep shrinking. When it does not hold, the projections are the unexplained cell's evidence; where the gains
-  shrank and even the high projection falls short, the data size cannot account for the cell.
+  account for the cell even if their gains keep shrinking. When it does not hold, the
+  projections are the unexplained cell's evidence; where the gains shrank and even the high
+  projection falls short, the data size cannot account for the cell.
 
 A measurable difference that no test ties to the cell (our data's shape differs from the
 paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell as a
