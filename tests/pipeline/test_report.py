@@ -354,6 +354,57 @@ def test_a_cause_is_attached_only_where_its_test_holds():
     assert fed.loc["d2", "cause"] == UNEXPLAINED and fed.loc["d2", "candidates"] == ""
 
 
+def test_a_baseline_rule_with_also_in_holds_only_where_the_other_table_agrees():
+    from forestrepro.report.deviations import UNEXPLAINED, explain
+
+    # the trees' error (lower is better): ours below the paper's by 0.05 on d1, d2 and d3
+    errors = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2", "d3"],
+            "method": ["rf"] * 3,
+            "published_mean": [0.50] * 3,
+            "mean": [0.45] * 3,
+            "delta": [-0.05] * 3,
+            "tolerance": [0.02] * 3,
+            "within": [False] * 3,
+        }
+    )
+    # the forest's accuracy (higher is better): beats the paper's on d1 only, within on d2, absent on d3
+    accuracy = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2"],
+            "method": ["rf", "rf"],
+            "published_mean": [0.60, 0.60],
+            "mean": [0.65, 0.61],
+            "delta": [0.05, 0.01],
+            "tolerance": [0.02, 0.02],
+            "within": [False, True],
+            "higher_is_better": [True, True],
+        }
+    )
+    rule = {
+        "cause": "baseline",
+        "text": "trees and forest",
+        "test": "better_than_published",
+        "also_in": ["acc"],
+    }
+    spec = {"paper": "p", "table": "err", "higher_is_better": False, "causes": [rule]}
+    got = explain(errors, spec, {"acc": accuracy}.get, {}, {}).set_index("dataset")
+    assert got.loc["d1", "cause"] == "baseline"
+    assert got.loc["d1", "evidence"] == (
+        "trees and forest (ours 0.4500 vs published 0.5000; acc: ours 0.6500 vs published 0.6000)"
+    )
+    assert got.loc["d2", "cause"] == UNEXPLAINED and got.loc["d3", "cause"] == UNEXPLAINED
+    # the other table's direction counts: read as lower-is-better, d1's forest is worse than the paper's
+    worse = explain(errors, spec, {"acc": accuracy.assign(higher_is_better=False)}.get, {}, {}).set_index(
+        "dataset"
+    )
+    assert worse.loc["d1", "cause"] == UNEXPLAINED
+    # without also_in the rule holds on all three
+    plain = explain(errors, {**spec, "causes": [{**rule, "also_in": []}]}, {}.get, {}, {})
+    assert set(plain["cause"]) == {"baseline"}
+
+
 def test_a_cell_that_two_rules_explain_counts_the_first_and_names_both():
     from forestrepro.report.deviations import explain
 

@@ -151,6 +151,7 @@ def check_references(cfg: dict) -> list[str]:
                 *rule.get("tables", []),
                 *([rule["ablation_table"]] if "ablation_table" in rule else []),
                 *rule.get("curve", []),
+                *rule.get("also_in", []),
             ]:
                 if table not in pcfg["tables"]:
                     problems.append(

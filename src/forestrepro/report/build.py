@@ -233,10 +233,18 @@ def build_report(
             return _relative(Path("results") / "runs" / tag / cell, out_dir) + "/"
         return None
 
-    stems = {(spec["paper"], spec["table"]): stem for stem, spec, _ in tables}
+    stems = {(spec["paper"], spec["table"]): (stem, spec) for stem, spec, _ in tables}
 
     def cells_of(paper: str):
-        return lambda table: _table_cells(stems[paper, table]) if (paper, table) in stems else None
+        """The cells of another table of ``paper``, with its direction (``higher_is_better``)."""
+
+        def cells(table: str):
+            if (paper, table) not in stems:
+                return None
+            stem, spec = stems[paper, table]
+            return _table_cells(stem).assign(higher_is_better=bool(spec.get("higher_is_better", True)))
+
+        return cells
 
     contents_at = len(doc.blocks)
     doc.add(
