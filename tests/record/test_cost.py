@@ -3,6 +3,7 @@
 import json
 import math
 
+import numpy as np
 import pytest
 
 from forestrepro.config.jobs import JobSpec
@@ -91,3 +92,25 @@ def test_a_time_limited_job_is_charged_its_reference_record_plus_the_rest_of_eac
     jobs = [JobSpec("c", "biased", m, "d") for m in ("a", "b")]
     costs = estimate(jobs, {j.path: 1 for j in jobs}, {}, {}, got)
     assert [(c.source, c.core_seconds) for c in costs] == [("limit", pytest.approx(110.0)), ("unknown", None)]
+
+
+def test_a_split_without_a_record_is_modelled_from_its_cells_other_splits(tmp_path):
+    def record(path, wall):
+        prov = tmp_path / f"{path}.provenance.json"
+        prov.parent.mkdir(parents=True, exist_ok=True)
+        prov.write_text(
+            json.dumps({"wall_seconds": wall, "threads": 1, "data": {"shape": {"rows": 9, "features": 9}}})
+        )
+
+    record("p/main/m/d/repeat0", 100.0)
+    record("p/main/m/d/repeat1", 300.0)
+    for name in ("a", "b", "c"):  # with d's two, a power law of the same size: their geometric mean
+        record(f"p/main/m/{name}/repeat0", 81.0)
+    jobs = [JobSpec("p", "main", "m", "d", repeat=k) for k in range(3)]
+    jobs += [JobSpec("p", "main", "m", name, repeat=0) for name in ("a", "b", "c", "e")]
+    shapes = {"e": {"rows": 9, "features": 9}}
+    costs = estimate(jobs, {job.path: 1 for job in jobs}, measured(tmp_path), shapes)
+    assert [(c.source, c.core_seconds) for c in costs[:2]] == [("measured", 100.0), ("measured", 300.0)]
+    assert (costs[2].source, costs[2].core_seconds) == ("model", pytest.approx(200.0))  # its cell's mean
+    law = math.exp(np.mean(np.log([100.0, 300.0, 81.0, 81.0, 81.0])))  # about 113
+    assert (costs[-1].source, costs[-1].core_seconds) == ("model", pytest.approx(law))  # no split of its own
