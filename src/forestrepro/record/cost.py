@@ -154,7 +154,7 @@ def estimate(
             costs.append(JobCost(job.path, threads[job.path], rec[0], "measured"))
         elif job.path in limit_model:
             costs.append(JobCost(job.path, threads[job.path], limit_model[job.path], "limit"))
-        elif job.repeat is not None and splits[job.cell]:
+        elif job.repeat is not None and splits.get(job.cell):
             costs.append(JobCost(job.path, threads[job.path], float(np.mean(splits[job.cell])), "model"))
         elif model and size and model[2] <= size <= model[3]:
             a, b = model[:2]

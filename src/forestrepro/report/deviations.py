@@ -177,7 +177,7 @@ def _better_than_published(
     """The evidence that ``cell`` beats its published value by more than its tolerance and, for
     each table of the rule's ``also_in``, that the same method's cell on the same data set does
     too (in that table's direction, its cells' ``higher_is_better``), or None."""
-    if not _sign(spec) * cell["delta"] > cell["tolerance"]:
+    if not _beats_published(cell, spec.get("higher_is_better", True)):
         return None
     found = [f"ours {cell['mean']:.4f} vs published {cell['published_mean']:.4f}"]
     for table in rule.get("also_in", []):
@@ -188,11 +188,16 @@ def _better_than_published(
         if match.empty or pd.isna(match["delta"].iloc[0]) or pd.isna(match["published_mean"].iloc[0]):
             return None
         row = match.iloc[0]
-        sign = 1.0 if bool(row.get("higher_is_better", True)) else -1.0
-        if not sign * row["delta"] > row["tolerance"]:
+        if not _beats_published(row, bool(row.get("higher_is_better", True))):
             return None
         found.append(f"{table}: ours {row['mean']:.4f} vs published {row['published_mean']:.4f}")
     return "; ".join(found)
+
+
+def _beats_published(cell, higher_is_better: bool) -> bool:
+    """Whether ``cell`` beats its published value by more than its tolerance, in the direction
+    ``higher_is_better`` gives."""
+    return _sign({"higher_is_better": higher_is_better}) * cell["delta"] > cell["tolerance"]
 
 
 def _sign(spec: dict) -> float:
