@@ -29,6 +29,7 @@ RCRF = [
     "papers=[rcrf]",
     "paper.rcrf.experiments.main.datasets=[wine]",
     "paper.rcrf.experiments.diversity.datasets=[wine]",
+    "paper.rcrf.experiments.diversity_grown.datasets=[wine]",
 ]
 
 pytestmark = pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")

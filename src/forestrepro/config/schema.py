@@ -76,10 +76,14 @@ def check_references(cfg: dict) -> list[str]:
                     problems.append(
                         _unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets")
                     )
+            # options may name a data set the experiment does not run (an override that narrows
+            # its data sets keeps them), but not one that does not exist
             for dataset in exp.get("dataset_options", {}):
-                if dataset not in exp["datasets"]:
+                if dataset not in cfg.get("dataset", {}):
                     problems.append(
-                        _unknown("data set", dataset, list(exp["datasets"]), f"{where}.dataset_options")
+                        _unknown(
+                            "data set", dataset, list(cfg.get("dataset", {})), f"{where}.dataset_options"
+                        )
                     )
         for dataset in pcfg.get("dataset_options", {}):
             if dataset not in cfg.get("dataset", {}):
