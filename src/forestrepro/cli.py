@@ -133,6 +133,7 @@ def cmd_plan(args: argparse.Namespace) -> None:
     each job's core-seconds (measured from its run record, or modelled from its method's records)
     and the wall time on N cores (record/cost.py)."""
     from .config import compose_config, compute_tag, plan_jobs
+    from .config.jobs import plan_spec_files
 
     cfg = compose_config(args.overrides, profile=args.profile, conf_dir=args.conf)
     tag = compute_tag(cfg, args.tag, overrides=args.overrides, conf_dir=args.conf)
@@ -143,6 +144,7 @@ def cmd_plan(args: argparse.Namespace) -> None:
             print(f"  {job.path}")
         return
     reference = None if args.reference is None else Path(args.results) / "runs" / args.reference
+    jobs, _ = plan_spec_files(cfg, tag, args.results)  # with the scan each job reads
     _print_costs(cfg, jobs, Path(args.results) / "runs" / tag, args.cores, reference)
 
 
@@ -150,7 +152,7 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: P
     from collections import defaultdict
 
     from .config.jobs import job_protocol, method_threads
-    from .record.cost import estimate, limit_modelled, makespan, measured
+    from .record.cost import estimate, limit_modelled, makespan, measured, scans_measured
 
     published = {
         name: next((s for s in (d.get("published") or {}).values() if s), {})
@@ -163,15 +165,18 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: P
         if "time_limit" in (protocol := job_protocol(cfg, job.paper, job.experiment, job.dataset))
     }
     limit_model = {} if reference is None else limit_modelled(reference, limits)
-    costs = estimate(jobs, threads, measured(runs_dir), published, limit_model)
+    costs = estimate(
+        jobs, threads, measured(runs_dir), published, limit_model, scans_measured(runs_dir, jobs)
+    )
     print(f"records read from {runs_dir}" + ("" if reference is None else f" (limit model: {reference})"))
     print(f"  {'job':<58} {'threads':>7} {'core-s':>9}  source")
     for cost in costs:
         seconds = "?" if cost.core_seconds is None else f"{cost.core_seconds:.1f}"
         print(f"  {cost.path:<58} {cost.threads:>7} {seconds:>9}  {cost.source}")
-    groups = defaultdict(list)
-    for job, cost in zip(jobs, costs):
-        groups[f"{job.paper}/{job.experiment}"].append(cost)
+    groups = defaultdict(list)  # <paper>/<experiment>, and <paper>/scan for the scans
+    for cost in costs:
+        first, second = cost.path.split("/")[:2]
+        groups[f"{second}/scan" if first == "scan" else f"{first}/{second}"].append(cost)
     width = max(len("experiment"), *map(len, groups))
     print(
         f"  {'experiment':<{width}} {'jobs':>5} {'measured':>9} {'limit':>6} {'model':>6} {'unknown':>8} {'core-h':>8}"

@@ -99,6 +99,19 @@ def test_plan_estimates_costs_from_the_committed_records(capsys):
     assert "estimated wall time on 16 cores:" in out and "unknown" not in out.split("estimated wall time")[1]
 
 
+def test_plan_puts_each_scan_before_the_jobs_that_read_it(capsys):
+    """WDF's scanned data sets (SEMG, MNIST) have a scan step of their own: the plan lists it
+    as ``scan/<scan name>``, counts it under ``wdf/scan``, and says when its cost is unknown."""
+    argv = ["plan", "--profile", "paper", "--tag", "paper", "--cores", "16"]
+    assert main([*argv, "--results", str(REPO / "results"), "papers=[wdf]"]) == 0
+    out = capsys.readouterr().out
+    scans = [line.split() for line in out.splitlines() if line.startswith("  scan/wdf/")]
+    assert sorted(row[0].split("/")[2] for row in scans) == ["mnist_test", "semg"]
+    group = next(line.split() for line in out.splitlines() if line.startswith("  wdf/scan "))
+    assert group[1] == "2"  # two scans, each measured or unknown
+    assert int(group[2]) + int(group[5]) == 2
+
+
 def test_sweep_gives_one_config_per_value():
     from forestrepro.runner import _sweep_configs
 

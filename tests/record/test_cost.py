@@ -2,12 +2,13 @@
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from forestrepro.config.jobs import JobSpec
-from forestrepro.record.cost import JobCost, estimate, fit_power_law, makespan, measured
+from forestrepro.record.cost import JobCost, estimate, fit_power_law, makespan, measured, scans_measured
 
 
 def test_the_power_law_is_recovered_exactly_and_one_size_means_proportional():
@@ -114,3 +115,53 @@ def test_a_split_without_a_record_is_modelled_from_its_cells_other_splits(tmp_pa
     assert (costs[2].source, costs[2].core_seconds) == ("model", pytest.approx(200.0))  # its cell's mean
     law = math.exp(np.mean(np.log([100.0, 300.0, 81.0, 81.0, 81.0])))  # about 113
     assert (costs[-1].source, costs[-1].core_seconds) == ("model", pytest.approx(law))  # no split of its own
+
+
+def test_a_scan_runs_before_its_jobs_in_the_schedule_by_hand():
+    jobs = [
+        JobCost("scan/s", 1, 2.0, "measured"),
+        JobCost("a", 1, 3.0, "measured", after="scan/s"),
+        JobCost("b", 1, 3.0, "measured", after="scan/s"),
+        JobCost("c", 1, 4.0, "measured"),
+    ]
+    # 2 cores: c 0-4 and the scan 0-2 (a and b wait for it); a 2-5, then b 4-7 on c's core
+    assert makespan(jobs, 2) == pytest.approx(7.0)
+    # without the scan to wait for (e.g. of unknown cost): c 0-4, a 0-3, b 3-6 (the scan 4-6)
+    assert makespan([replace(j, after=None) for j in jobs], 2) == pytest.approx(6.0)
+    unknown = [replace(jobs[0], core_seconds=None, source="unknown"), *jobs[1:]]
+    assert makespan(unknown, 2) == pytest.approx(6.0)  # c 0-4, a 0-3, b 3-6
+
+
+def test_a_resumed_cascade_and_its_scan_are_charged_what_every_run_of_them_cost(tmp_path):
+    def record(path, wall, threads, header, row):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        prov = {"wall_seconds": wall, "threads": threads, "data": {"shape": {"rows": 9, "features": 9}}}
+        (tmp_path / f"{path}.provenance.json").write_text(json.dumps(prov))
+        (tmp_path / f"{path}.csv").write_text(f"{header}\n{row}\n")
+
+    # a cascade resumed in a second run of 100 s after 900 s of forests kept from the first
+    record("w/main/df/m/repeat0", 100.0, 2, "accuracy,cascade_seconds,scan_seconds", "0.9,1000.0,500.0")
+    record("w/main/wdf/m/repeat0", 1500.0, 2, "accuracy,cascade_seconds,scan_seconds", "0.9,1400.0,500.0")
+    record("w/main/df/y/repeat0", 30.0, 1, "accuracy,cascade_seconds", "0.8,25.0")  # not scanned
+    got = measured(tmp_path)
+    assert got["w/main/df/m/repeat0"][0] == pytest.approx(2000.0)  # the cascade's 1,000 s, not the last 100
+    assert got["w/main/wdf/m/repeat0"][0] == pytest.approx(3000.0)  # its wall time where larger
+    assert got["w/main/df/y/repeat0"][0] == pytest.approx(30.0)
+    jobs = [
+        JobSpec("w", "main", "df", "m", repeat=0, scan="w/m/abc"),
+        JobSpec("w", "main", "wdf", "m", repeat=0, scan="w/m/abc"),
+        JobSpec("w", "main", "df", "n", repeat=0, scan="w/n/def"),  # no record reads this scan
+        JobSpec("w", "main", "df", "y", repeat=0),
+    ]
+    scans = scans_measured(tmp_path, jobs)
+    assert scans == {"w/m/abc": pytest.approx(1000.0)}  # 500 s on the records' 2 threads
+    costs = estimate(jobs, {j.path: 2 for j in jobs}, got, {}, scans=scans)
+    assert [(c.path, c.source, c.after) for c in costs] == [
+        ("w/main/df/m/repeat0", "measured", "scan/w/m/abc"),
+        ("w/main/wdf/m/repeat0", "measured", "scan/w/m/abc"),
+        ("w/main/df/n/repeat0", "unknown", "scan/w/n/def"),
+        ("w/main/df/y/repeat0", "measured", None),
+        ("scan/w/m/abc", "measured", None),
+        ("scan/w/n/def", "unknown", None),
+    ]
+    assert costs[4].core_seconds == pytest.approx(1000.0)

@@ -1,7 +1,9 @@
 """What a configuration costs: each job's core-seconds and the wall time on N cores.
 
 A job's cost is *measured* where its run record exists (the record's wall time x the threads it
-ran with; a record made on a loaded machine overstates it) and *modelled* otherwise from the
+ran with; a record made on a loaded machine overstates it; a cascade resumed across runs is
+charged its ``cascade_seconds``, summed over every run that grew a piece of it, where they exceed
+the last run's wall time) and *modelled* otherwise from the
 records of the same (paper, experiment, method) on other data sets: core-seconds taken as a power
 of the data's size n = rows x features,
 
@@ -27,19 +29,26 @@ the reference's limit, the rest of the way to this configuration's limit. Solves
 take their measured time, which a larger limit does not change; a solve that hit the smaller
 limit is charged the whole larger one, so the figure is an upper bound (minus load noise).
 
+A *scan* (WDF's multi-grained scanning of a SEMG or MNIST split, the workflow's ``scan`` step,
+shared by the split's DF, WDF and WDF-oob jobs) is a step of its own, ``scan/<scan name>``: it is
+measured from the ``scan_seconds`` that the records of the jobs reading it report (wall seconds
+summed over every run that grew a piece of it, times the record's threads: the scan step reserves
+its jobs' threads), else unknown (a scan's cost is not a power of anything we have recorded;
+``benchmarks/scan_cost.md`` estimates them).
+
 The wall time on N cores is that of a greedy list schedule: jobs longest first, each started as
-soon as its threads are free, taking core-seconds / threads (perfect scaling within a job: an
-optimistic assumption), the jobs of a scanned data set after their scan (scan costs are not
-recorded, so a scanned job's own time is all it is charged).
+soon as its threads are free and its scan (if any, and if costed) has finished, taking
+core-seconds / threads (perfect scaling within a job: an optimistic assumption).
 """
 
 from __future__ import annotations
 
+import csv
 import heapq
 import json
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -50,17 +59,31 @@ RANGE = 2.0  # the model reaches sizes between min / RANGE and max * RANGE of it
 
 @dataclass(frozen=True)
 class JobCost:
-    """One job's core-seconds (None: unknown), its threads, and how the number was had."""
+    """One job's core-seconds (None: unknown), its threads, how the number was had, and the step
+    that must finish before it starts (a scanned job's scan)."""
 
     path: str
     threads: int
     core_seconds: float | None
     source: str  # "measured", "limit", "model" or "unknown"
+    after: str | None = None
+
+
+def _column_sum(rows_path: Path, column: str) -> float | None:
+    """The sum of ``column`` over a record's rows, or None where the record has no such column."""
+    if not rows_path.is_file():
+        return None
+    with rows_path.open(newline="") as handle:
+        rows = csv.DictReader(handle)
+        if column not in (rows.fieldnames or ()):
+            return None
+        return sum(float(row[column]) for row in rows if row[column] not in ("", "nan"))
 
 
 def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
     """``{job path: (core-seconds, data shape)}`` from the provenance of every record under
-    ``runs_dir`` (``results/runs/<tag>``)."""
+    ``runs_dir`` (``results/runs/<tag>``): wall seconds x threads, or for a cascade its
+    ``cascade_seconds`` summed over its rows x threads where larger (a resumed job)."""
     runs_dir = Path(runs_dir)
     found = {}
     for prov in sorted(runs_dir.rglob("*.provenance.json")):
@@ -69,7 +92,28 @@ def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
             continue
         path = prov.relative_to(runs_dir).as_posix().removesuffix(".provenance.json")
         shape = (record.get("data") or {}).get("shape") or {}
-        found[path] = (float(record["wall_seconds"]) * int(record.get("threads") or 1), shape)
+        seconds = max(
+            float(record["wall_seconds"]), _column_sum(runs_dir / f"{path}.csv", "cascade_seconds") or 0.0
+        )
+        found[path] = (seconds * int(record.get("threads") or 1), shape)
+    return found
+
+
+def scans_measured(runs_dir: str | Path, jobs) -> dict[str, float]:
+    """``{scan name: core-seconds}`` for the scans that some recorded job under ``runs_dir`` read
+    (``jobs``: ``config.jobs.JobSpec`` with ``scan`` set): the ``scan_seconds`` of its record's rows
+    x the record's threads, the largest over the jobs that read it."""
+    runs_dir = Path(runs_dir)
+    found = {}
+    for job in jobs:
+        if not job.scan:
+            continue
+        prov = runs_dir / f"{job.path}.provenance.json"
+        seconds = _column_sum(runs_dir / f"{job.path}.csv", "scan_seconds")
+        if seconds is None or not prov.is_file():
+            continue
+        core_seconds = seconds * int(json.loads(prov.read_text()).get("threads") or 1)
+        found[job.scan] = max(found.get(job.scan, 0.0), core_seconds)
     return found
 
 
@@ -119,14 +163,17 @@ def estimate(
     records: dict[str, tuple[float, dict]],
     published_shapes: dict[str, dict],
     limit_model: dict[str, float] | None = None,
+    scans: dict[str, float] | None = None,
 ) -> list[JobCost]:
     """Each job's cost: measured from ``records`` (by job path), else from ``limit_model`` (by job
     path, ``limit_modelled``), else modelled from its cell's other splits' records (a job of one
     split), else from the records of its (paper, experiment, method) at the size of its data set,
     else unknown. ``jobs`` are ``config.jobs.JobSpec``; ``threads``
     maps a job path to the cores it reserves; ``published_shapes`` maps a data set to the paper's
-    shape (a fallback for its size)."""
-    limit_model = limit_model or {}
+    shape (a fallback for its size). After the jobs, in the order they are first read, come
+    their scans, ``scan/<scan name>``, measured from ``scans`` (``scans_measured``) or unknown,
+    with the threads of the first job that reads them; a scanned job starts ``after`` its scan."""
+    limit_model, scans = limit_model or {}, scans or {}
     shapes = dict(published_shapes)
     for job in jobs:  # our data's shape where some record read it
         rec = records.get(job.path)
@@ -161,28 +208,42 @@ def estimate(
             costs.append(JobCost(job.path, threads[job.path], math.exp(a + b * math.log(size)), "model"))
         else:
             costs.append(JobCost(job.path, threads[job.path], None, "unknown"))
-    return costs
+    steps = {}
+    for job in jobs:
+        if job.scan and job.scan not in steps:
+            seconds = scans.get(job.scan)
+            source = "unknown" if seconds is None else "measured"
+            steps[job.scan] = JobCost(f"scan/{job.scan}", threads[job.path], seconds, source)
+    costs = [replace(c, after=f"scan/{job.scan}") if job.scan else c for job, c in zip(jobs, costs)]
+    return costs + list(steps.values())
 
 
 def makespan(costs: list[JobCost], cores: int) -> float:
     """Wall seconds of the greedy schedule on ``cores``: longest job first, each started when its
-    threads (at most ``cores``) are free, running core-seconds / threads. Unknown jobs are left out."""
+    threads (at most ``cores``) are free and the step it comes ``after`` has finished, running
+    core-seconds / threads. Unknown jobs are left out, and so is waiting for an unknown step."""
     pending = sorted((c for c in costs if c.core_seconds is not None), key=lambda c: -c.core_seconds)
-    free, now, running = cores, 0.0, []  # running: heap of (end time, threads)
+    waits_for = {c.path for c in pending}  # the steps a job can wait for
+    done: set[str] = set()
+    free, now, running = cores, 0.0, []  # running: heap of (end time, threads, path)
     while pending or running:
         started = True
         while started:
             started = False
             for i, job in enumerate(pending):
                 need = min(job.threads, cores)
-                if need <= free:
-                    heapq.heappush(running, (now + job.core_seconds / need, need))
+                ready = job.after is None or job.after in done or job.after not in waits_for
+                if ready and need <= free:
+                    heapq.heappush(running, (now + job.core_seconds / need, need, job.path))
                     free -= need
                     del pending[i]
                     started = True
                     break
-        end, released = heapq.heappop(running)
+        end, released, path = heapq.heappop(running)
         now, free = end, free + released
+        done.add(path)
         while running and running[0][0] == now:
-            free += heapq.heappop(running)[1]
+            _, released, path = heapq.heappop(running)
+            free += released
+            done.add(path)
     return now
