@@ -68,6 +68,13 @@ def test_rows_round_trip_exactly(tmp_path):
     assert prov["rows"] == 200 and read_provenance(path)["rows_sha256"] == prov["rows_sha256"]
 
 
+def test_a_record_gives_the_peak_memory_of_the_process_that_wrote_it(tmp_path):
+    big = np.ones(60 * 2**20 // 8)  # 60 MB held while the record is written
+    prov = write_record(pd.DataFrame({"x": [big.sum()]}), {"job": "j"}, tmp_path / "r.csv")
+    assert 60 < prov["peak_memory_mb"] < 100_000
+    assert read_provenance(tmp_path / "r.csv")["peak_memory_mb"] == prov["peak_memory_mb"]
+
+
 def test_list_cells_round_trip_as_lists(tmp_path):
     # RCRF's diversity rows hold one (kappa, error) per pair of trees; C2RF none: both shapes.
     kappa = [0.1 + 0.2, 1 / 3, float("nan")]

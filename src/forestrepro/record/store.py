@@ -10,14 +10,16 @@ A job ``<paper>/<experiment>/<method>/<dataset>`` of tag ``<tag>`` leaves two fi
   (``read_rows``).
 - ``<job>.provenance.json``: the spec and its digest, the code digest and the file hashes
   behind it, the commit and whether the tree was clean, the data's provenance, the
-  machine and package versions, the threads and wall time, and the SHA-256 of the CSV, so
-  a record edited by hand is detected (``record/currency.py``).
+  machine and package versions, the threads, wall time and peak memory, and the SHA-256 of
+  the CSV, so a record edited by hand is detected (``record/currency.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import resource
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -46,10 +48,18 @@ def _as_json(cell) -> str:
     return json.dumps(cell.tolist() if isinstance(cell, np.ndarray) else cell)
 
 
+def peak_memory_mb() -> float:
+    """The peak resident memory of this process so far, in MB (``getrusage``'s ``ru_maxrss``:
+    KiB on Linux, bytes on macOS); worker processes it started are not included."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (2**20 if sys.platform == "darwin" else 2**10), 1)
+
+
 def write_record(rows: pd.DataFrame, provenance: dict, rows_path: str | Path) -> dict:
     """Write ``rows`` as CSV and ``provenance`` (completed with the format, the row count,
-    the columns held as JSON and the CSV's SHA-256) beside it, both atomically; return the
-    provenance written."""
+    the columns held as JSON, the CSV's SHA-256 and the writing process's peak memory
+    ``peak_memory_mb``: a job writes its record last, so it is the job's peak) beside it, both
+    atomically; return the provenance written."""
     json_columns = [c for c in rows.columns if rows[c].dtype == object and rows[c].map(_nested).any()]
     rows = rows.assign(
         **{c: rows[c].map(lambda cell: _as_json(cell) if _nested(cell) else cell) for c in json_columns}
@@ -63,6 +73,7 @@ def write_record(rows: pd.DataFrame, provenance: dict, rows_path: str | Path) ->
         "rows": len(rows),
         "json_columns": json_columns,
         "rows_sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "peak_memory_mb": peak_memory_mb(),
     }
     write_text_atomic(provenance_path(rows_path), json.dumps(full, indent=2, sort_keys=True) + "\n")
     return full
