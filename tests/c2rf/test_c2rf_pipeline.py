@@ -91,6 +91,39 @@ def test_every_approach_solves_the_same_instances(data):
     pd.testing.assert_frame_equal(vote.drop(columns=["seconds"]), again.drop(columns=["seconds"]))
 
 
+def test_a_stopped_job_resumes_with_its_first_unfinished_sample(data, tmp_path, monkeypatch):
+    """Each finished sample is kept (``fold_store``); a rerun solves only the samples it lacks and
+    returns the rows a run without a stop returns (only the solve times are the first run's)."""
+    from forestrepro.evaluation import c2rf_samples as protocol
+    from forestrepro.evaluation.fold_store import FoldStore
+
+    X, y = data
+    common = dict(paper="c2rf", dataset="toy", root_seed=7, protocol={**PROTOCOL, "repeats": 3})
+    approach = _approach("c2rf_exact", solver="exact")
+    fresh = c2rf_samples(approach, X, y, **common)
+    solved, original = [], protocol.run_instance
+
+    def stopped_in_the_third_sample(*args, **kwargs):
+        solved.append(kwargs["seed"])
+        if len(solved) == 3:
+            raise KeyboardInterrupt  # Ctrl-C, a cluster's time limit, the end of a session
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(protocol, "run_instance", stopped_in_the_third_sample)
+    store = FoldStore.for_job(tmp_path, {"job": "spec"}, {"method": "c2rf_exact"})
+    with pytest.raises(KeyboardInterrupt):
+        c2rf_samples(approach, X, y, **common, checkpoint=store)
+    assert sorted(p.name for p in store.directory.glob("*.json")) == [
+        "repeat0_fold0.json",
+        "repeat1_fold0.json",
+    ]
+    solved.clear()
+    resumed = c2rf_samples(approach, X, y, **common, checkpoint=store)
+    assert solved == [fresh["seed"].iloc[2]]  # only the third sample was solved again
+    pd.testing.assert_frame_equal(resumed.drop(columns=["seconds"]), fresh.drop(columns=["seconds"]))
+    assert resumed["seconds"].iloc[:2].tolist() == [store.get(s, 0)["seconds"] for s in (0, 1)]
+
+
 def test_the_exact_chain_runs_as_an_approach_of_the_protocol(data):
     """``solver: exact`` (conf/method/c2rf_exact.yaml) runs ``solve_exact`` on the same instances as
     p-C2RF+: where both prove an optimum, eta agrees; its record names the chain's step that

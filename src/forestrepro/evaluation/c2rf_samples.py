@@ -7,6 +7,10 @@ and leaves the approach out, so every approach of a data set solves the same ins
 the paper's paired comparisons (10) need. One row per sample: accuracy (8) and MCC (9) on the
 unlabeled points, in [0, 1] and in percent, eta, the solver status and time, and ``solved``
 (optimal within the time limit, Sec. 5.3).
+
+A job's samples are kept as they finish (``fold_store``, sample ``s`` as repeat ``s``, fold 0):
+at the paper's 7,200 s per solve one job runs for hours, and a stopped job resumes with its
+first unfinished sample instead of solving the finished ones again.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import pandas as pd
 from ..c2rf import run_instance
 from ..methods.base import Method
 from .base import EvaluationProtocol, Job, ProtocolError
+from .fold_store import FoldStore
 from .seeds import derive_seed
 
 
@@ -32,6 +37,7 @@ class C2RFSamples(EvaluationProtocol):
 
     kind = "c2rf_samples"
     takes_estimators = False
+    keeps_folds = True
 
     def run(self, method: Method, X: np.ndarray, y: np.ndarray, job: Job) -> pd.DataFrame:
         paper, dataset, protocol = job.paper, job.dataset, job.protocol
@@ -51,8 +57,18 @@ class C2RFSamples(EvaluationProtocol):
                 "threads": 1,
             }
         )
+        checkpoint = job.checkpoint or FoldStore(None)
         rows = []
         for sample in range(protocol["repeats"]):
+            stored = checkpoint.get(sample, 0)
+            if stored is not None:
+                rows.append(stored)
+                job.say(
+                    method,
+                    f"{protocol['sampling']} sample {sample}: read from {checkpoint.directory} "
+                    "(finished by an earlier run of this job)",
+                )
+                continue
             seed = instance_seed(job.root_seed, paper, dataset, protocol["sampling"], sample)
             (row,) = run_instance(
                 X,
@@ -80,6 +96,7 @@ class C2RFSamples(EvaluationProtocol):
                     },
                 )
             )
+            checkpoint.put(sample, 0, rows[-1])
             job.say(
                 method,
                 f"{protocol['sampling']} sample {sample}: "
