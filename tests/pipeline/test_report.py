@@ -701,6 +701,34 @@ def test_a_baseline_shift_explains_the_method_by_its_baseline_never_the_baseline
     assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
 
 
+def test_a_time_limited_cause_needs_half_of_the_cells_runs_without_a_proven_optimum():
+    from forestrepro.report.deviations import UNEXPLAINED, explain
+
+    # d1: 3 of 5 runs stopped by the time limit; d2: 2 of 5; d3: all 5 solved; d4: runs without
+    # solves (no n_solved, e.g. a forest's folds); d5: 2 of 4 stopped (half)
+    cells = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2", "d3", "d4", "d5"],
+            "method": ["m"] * 5,
+            "published_mean": [0.5] * 5,
+            "mean": [0.6] * 5,
+            "tolerance": [0.02] * 5,
+            "n_runs": [5, 5, 5, 5, 4],
+            "n_solved": [2, 3, 5, float("nan"), 2],
+        }
+    )
+    cells["delta"] = cells["mean"] - cells["published_mean"]
+    cells["within"] = False
+    rule = {"cause": "protocol", "text": "our limit, not the paper's", "test": "time_limited"}
+    got = explain(cells, {"paper": "p", "table": "t", "causes": [rule]}, lambda table: None, {}, {})
+    got = got.set_index("dataset")
+    assert got.loc["d1", "cause"] == "protocol"
+    assert "3 of 5 runs ended without a proven optimum" in got.loc["d1", "evidence"]
+    assert got.loc["d5", "cause"] == "protocol"
+    for unexplained in ("d2", "d3", "d4"):
+        assert got.loc[unexplained, "cause"] == UNEXPLAINED, unexplained
+
+
 def test_a_baseline_shift_rule_must_name_a_method_of_the_paper():
     from forestrepro.config.schema import check_references
 

@@ -39,6 +39,11 @@ Tests:
   (``datasets``): a stand-in that is a part of the paper's data (fewer rows of the same
   features) does not explain a cell by itself, and is left to other tests.
 
+- ``time_limited``: at least half of the cell's runs ended without a proven optimum (a C2RF
+  solve stopped by its time limit, ``solved`` false): the cell is an aggregate of whatever
+  solutions the limit left, not of the optima the paper's cell rests on, so it cannot test the
+  paper's number. It never holds for a cell whose runs were solved, nor for runs without solves.
+
 - ``data_size``: the cell's data set has fewer training rows than the paper's
   (``paper_train_rows``), and the same cells on fewer rows (the tables ``curve``, e.g. a half and a
   quarter of the data) give a learning curve. Read off per doubling of the training rows, its
@@ -75,6 +80,7 @@ TESTS = (
     "baseline_shift",
     "stand_in",
     "data_size",
+    "time_limited",
 )
 
 
@@ -130,6 +136,17 @@ def _baseline_shift(cell, cells: pd.DataFrame, baseline: str) -> str | None:
         f"{baseline} differs from the paper's by {cell['delta'] - other['delta']:+.4f}, within "
         f"{cell['tolerance']:.4f}"
     )
+
+
+def _time_limited(cell) -> str | None:
+    """The evidence that at least half of ``cell``'s runs ended without a proven optimum, or None."""
+    runs, solved = cell.get("n_runs"), cell.get("n_solved")
+    if runs is None or solved is None or pd.isna(runs) or pd.isna(solved) or runs == 0:
+        return None
+    stopped = int(runs) - int(solved)
+    if 2 * stopped < runs:
+        return None
+    return f"{stopped} of {int(runs)} runs ended without a proven optimum (stopped by the time limit)"
 
 
 def _stand_in(cell, paper: str, dataset_specs: dict, data_provenance: dict) -> str | None:
@@ -273,6 +290,8 @@ def _test(
         return _baseline_shift(cell, cells, rule["baseline"])
     if rule["test"] == "data_size":
         return _data_size(cell, rule, spec, table_cells)
+    if rule["test"] == "time_limited":
+        return _time_limited(cell)
     if rule["test"] == "stand_in":
         return _stand_in(cell, spec["paper"], dataset_specs, data_provenance)
     if rule["test"] == "better_than_published":
