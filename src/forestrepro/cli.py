@@ -86,6 +86,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     from .report.tables import build_table, write_table
 
     runs = _runs_by_experiment(args.runs)
+    partial = _read_json(args.partial) if args.partial else None
 
     def rows_of(spec: dict) -> pd.DataFrame:
         # a copy: what one table or figure does to its frame reaches no other
@@ -95,7 +96,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     tables = []
     for stem, spec_path in zip(args.tables, args.table_specs):
         stem, spec = Path(stem), _read_json(spec_path)
-        write_table(build_table(rows_of(spec), spec), stem)
+        write_table(build_table(rows_of(spec), spec, partial and partial["pending"]), stem)
         _log(f"wrote {stem}.{{csv,md,tex}} and rank statistics")
         cd_png = cd_figures.get(f"{stem.name}_cd.png")
         if cd_png is not None:
@@ -121,7 +122,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         records,
         args.out_dir,
         n_jobs=args.jobs,
-        partial=_read_json(args.partial) if args.partial else None,
+        partial=partial,
         committed=args.committed,
         embedded_html=args.embedded_html,
     )

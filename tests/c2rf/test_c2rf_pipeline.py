@@ -12,7 +12,7 @@ from forestrepro.config import ConfigError, compose_config
 from forestrepro.evaluation.c2rf_samples import c2rf_samples
 from forestrepro.evaluation.protocol import ProtocolError
 from forestrepro.methods import MethodConfigError, build_method
-from forestrepro.report.c2rf_figures import paired_differences
+from forestrepro.report.c2rf_figures import paired_differences, runtime_ecdf
 from forestrepro.report.claims import evaluate_claim
 from forestrepro.report.compare import summarize_runs
 from forestrepro.report.paper_figures import draw_figure
@@ -227,6 +227,15 @@ def test_paired_differences_by_hand():
 def test_c2rf_figures_render(tmp_path, spec):
     written = draw_figure(_runs(), spec, tmp_path / "fig")
     assert [p.suffix for p in written] == [".png", ".pdf"] and all(p.stat().st_size > 1000 for p in written)
+
+
+def test_the_runtime_ecdf_counts_each_approachs_own_problems():
+    """Each approach's legend gives its solved count over its own problems: a partial run may
+    have solved one approach on fewer instances than another (a: 4 of 5, b: 2 of 5 here)."""
+    runs = _runs()
+    fig = runtime_ecdf(runs[(runs["method"] == "a") | (runs["repeat"] < 3)], {"method_order": ["a", "b"]})
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels[:2] == ["a (4 of 5 solved)", "b (1 of 3 solved)"]
 
 
 def test_each_ablation_variant_changes_one_switch_of_p_c2rf_plus():

@@ -830,3 +830,67 @@ def test_a_data_size_rule_attaches_data_only_where_shrinking_gains_reach_the_pap
     # already as many rows as the paper: nothing to carry on
     got = explain(cells, {**spec, "causes": [{**rule, "paper_train_rows": 1000}]}, curve.get, {}, {})
     assert (got["cause"] == UNEXPLAINED).all()
+
+
+def test_a_pooled_cell_of_a_partial_report_waits_for_every_data_set(tmp_path, monkeypatch):
+    """A cell over all data sets (``pool_datasets``, e.g. C2RF's share solved) shows a value in
+    a partial report only once its method's job on every data set has run: svm ran on both
+    data sets, knn on one; knn's pool of one data set would read as a value over both."""
+    from forestrepro.report.build import build_report
+
+    monkeypatch.chdir(tmp_path)
+    rows = pd.DataFrame(
+        [
+            {"dataset": d, "method": m, "fold": i, "accuracy": a}
+            for d, m, folds in (
+                ("wine", "svm", [0.9, 0.8]),
+                ("sonar", "svm", [0.7, 0.6]),
+                ("wine", "knn", [0.5, 0.5]),
+            )
+            for i, a in enumerate(folds)
+        ]
+    )
+    spec = {
+        **SPEC,
+        "experiment": "main",
+        "unplaced": {"datasets": [], "methods": []},
+        "claims": [],
+        "rank": False,
+        "pool_datasets": True,
+        "methods": {"svm": "SVMs", "knn": "KNNs"},
+        "method_order": ["svm", "knn"],
+        "datasets": {"all": "all"},
+        "dataset_order": ["all"],
+    }
+    pending = {"brf/main/knn/sonar": "not run yet"}
+    cells = build_table(rows, spec, pending).cells.set_index("method")
+    assert cells.loc["svm", "mean"] == pytest.approx(0.75) and np.isnan(cells.loc["knn", "mean"])
+    # a complete report (nothing pending) pools what ran, as before
+    assert build_table(rows, spec).cells.set_index("method").loc["knn", "mean"] == pytest.approx(0.5)
+    records = [
+        {
+            "job": f"brf/main/{m}/{d}",
+            "rows": 2,
+            "wall_seconds": 1.0,
+            "made": "2026-01-01T00:00:00Z",
+            "git": {"commit": "abc", "clean": True},
+            "code": {"digest": "0" * 64},
+            "spec": {"dataset": d},
+            "data": {},
+            "environment": {"machine": "m", "python": "3.11", "packages": {}},
+        }
+        for m, d in (("svm", "wine"), ("svm", "sonar"), ("knn", "wine"))
+    ]
+    write_table(build_table(rows, spec, pending), tmp_path / "tables" / "pooled")
+    out = Path("results") / "report" / "t"
+    partial = {"finished": 3, "jobs": 4, "pending": pending}
+    build_report(
+        "t", [(tmp_path / "tables" / "pooled", spec, None)], [], {}, records, out, n_jobs=4, partial=partial
+    )
+    md = (out / "index.md").read_text()
+    assert (
+        "all / knn: a pooled cell, shown once its job on every data set has run; not run yet: 1 data set"
+        in md
+    )
+    # the pooled cell links to the directory of its method's records
+    assert "[0.7500 ± 0.1291](../../runs/t/brf/main/svm/)" in md

@@ -19,15 +19,23 @@ def _fmt(value: float, digits: int = 4) -> str:
 
 def _job_of(spec: dict, cell) -> str:
     """The path of a table's cell, <paper>/<experiment>/<method>/<dataset>: its job's path, or
-    the directory of its jobs under a protocol with one job per repeat (``<cell>/repeat<k>``)."""
+    the directory of its jobs under a protocol with one job per repeat (``<cell>/repeat<k>``);
+    a pooled cell (``pool_datasets``) is the directory of its method's jobs on every data set."""
+    if spec.get("pool_datasets"):
+        return f"{spec['paper']}/{spec['experiment']}/{cell['method']}"
     return f"{spec['paper']}/{spec['experiment']}/{cell['method']}/{cell['dataset']}"
 
 
-def _pending_of(job: str, pending: dict) -> str | None:
-    """Why the job of a cell, or the jobs of its repeats, have no current record, or None."""
+def _pending_of(job: str, pending: dict, pooled: bool = False) -> str | None:
+    """Why the job of a cell, or the jobs of its repeats (or, ``pooled``, of its data sets),
+    have no current record, or None."""
     if job in pending:
         return pending[job]
     parts = Counter(why for part, why in pending.items() if part.startswith(job + "/"))
+    if pooled and parts:
+        return "a pooled cell, shown once its job on every data set has run; " + "; ".join(
+            f"{why}: {n} data set{'s' if n > 1 else ''}" for why, n in sorted(parts.items())
+        )
     total = sum(parts.values())
     return (
         "; ".join(f"{why}: {n} of {total} repeat jobs" for why, n in sorted(parts.items())) if parts else None
@@ -41,7 +49,7 @@ def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: Non
     job = _job_of(spec, cell)
     runs = int(cell.get("n_runs", 0) or 0)
     if cell["n_folds"] == 0:
-        why = _pending_of(job, pending)
+        why = _pending_of(job, pending, bool(spec.get("pool_datasets")))
         if why is not None:
             return why
         if record_link(job) is None:

@@ -115,11 +115,24 @@ def rank_statistics(
     return stats
 
 
-def build_table(runs: pd.DataFrame, spec: dict) -> TableResult:
-    """Compare ``runs`` (per-fold rows) with the published table described by ``spec``."""
+def _pooled_rows(runs: pd.DataFrame, spec: dict, pending: dict) -> pd.DataFrame:
+    """The rows a table that pools its data sets (``pool_datasets``) may pool in a partial
+    report: those of the methods none of whose jobs in the table's experiment is ``pending``
+    (job paths ``<paper>/<experiment>/<method>/<dataset>...``). A pool of the data sets that
+    happen to have run would be read as a value over all of them."""
+    prefix = f"{spec['paper']}/{spec['experiment']}/"
+    waiting = {job[len(prefix) :].split("/")[0] for job in pending if job.startswith(prefix)}
+    return runs[~runs["method"].isin(waiting)] if len(runs) else runs
+
+
+def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> TableResult:
+    """Compare ``runs`` (per-fold rows) with the published table described by ``spec``;
+    ``pending`` (a partial report's jobs without a current record) empties pooled cells whose
+    jobs have not all run (``_pooled_rows``)."""
     metric = spec["metric"]
     published_metric = spec.get("published_metric", metric)
     if spec.get("pool_datasets") and len(runs):
+        runs = _pooled_rows(runs, spec, pending or {})
         runs = runs.assign(dataset="all")  # one cell per method over every data set's rows
     if len(runs) and metric not in runs:
         # runs that do not record the metric (e.g. a stopping-rule reading of a cascade grown
