@@ -44,6 +44,21 @@ def _runs(scores: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _record(job: str, rows: int) -> dict:
+    """A run record's provenance as the report reads it, for ``job`` (<paper>/<exp>/<method>/<dataset>)."""
+    return {
+        "job": job,
+        "rows": rows,
+        "wall_seconds": 1.0,
+        "made": "2026-01-01T00:00:00Z",
+        "git": {"commit": "abc", "clean": True},
+        "code": {"digest": "0" * 64},
+        "spec": {"dataset": job.split("/")[3]},
+        "data": {},
+        "environment": {"machine": "m", "python": "3.11", "packages": {}},
+    }
+
+
 def test_summary_uses_sample_std():
     runs = _runs({("wine", "svm"): [0.8, 0.9, 1.0]})
     s = summarize_runs(runs, "accuracy").loc[("wine", "svm")]
@@ -244,17 +259,7 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
         ],
     }
     write_table(build_table(_runs(scores), spec), tmp_path / "tables" / "brf_table2")
-    record = {
-        "job": "brf/main/svm/wine",
-        "rows": 2,
-        "wall_seconds": 1.0,
-        "made": "2026-01-01T00:00:00Z",
-        "git": {"commit": "abc", "clean": True},
-        "code": {"digest": "0" * 64},
-        "spec": {"dataset": "wine"},
-        "data": {},
-        "environment": {"machine": "m", "python": "3.11", "packages": {}},
-    }
+    record = _record("brf/main/svm/wine", 2)
     out = Path("results") / "report" / "t"
     # svm on sonar ran (it has a record) but left no value, as a C2RF job whose samples all time out
     ran_empty = {**record, "job": "brf/main/svm/sonar", "spec": {"dataset": "sonar"}}
@@ -631,20 +636,7 @@ def test_an_empty_cell_says_what_its_runs_did(tmp_path, monkeypatch):
         "dataset_order": ["wine"],
         "datasets": {"wine": "wine"},
     }
-    records = [
-        {
-            "job": f"brf/main/{m}/wine",
-            "rows": 3,
-            "wall_seconds": 1.0,
-            "made": "2026-01-01T00:00:00Z",
-            "git": {"commit": "abc", "clean": True},
-            "code": {"digest": "0" * 64},
-            "spec": {"dataset": "wine"},
-            "data": {},
-            "environment": {"machine": "m", "python": "3.11", "packages": {}},
-        }
-        for m in ("svm", "knn", "rf")
-    ]
+    records = [_record(f"brf/main/{m}/wine", 3) for m in ("svm", "knn", "rf")]
     out = Path("results") / "report" / "t"
     write_table(build_table(pd.DataFrame(rows), spec), tmp_path / "tables" / "acc")
     timed = {**spec, "metric": "seconds", "aggregate": "median", "min_solved_share": 0.6}
@@ -868,18 +860,7 @@ def test_a_pooled_cell_of_a_partial_report_waits_for_every_data_set(tmp_path, mo
     # a complete report (nothing pending) pools what ran, as before
     assert build_table(rows, spec).cells.set_index("method").loc["knn", "mean"] == pytest.approx(0.5)
     records = [
-        {
-            "job": f"brf/main/{m}/{d}",
-            "rows": 2,
-            "wall_seconds": 1.0,
-            "made": "2026-01-01T00:00:00Z",
-            "git": {"commit": "abc", "clean": True},
-            "code": {"digest": "0" * 64},
-            "spec": {"dataset": d},
-            "data": {},
-            "environment": {"machine": "m", "python": "3.11", "packages": {}},
-        }
-        for m, d in (("svm", "wine"), ("svm", "sonar"), ("knn", "wine"))
+        _record(f"brf/main/{m}/{d}", 2) for m, d in (("svm", "wine"), ("svm", "sonar"), ("knn", "wine"))
     ]
     write_table(build_table(rows, spec, pending), tmp_path / "tables" / "pooled")
     out = Path("results") / "report" / "t"

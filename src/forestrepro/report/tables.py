@@ -122,7 +122,7 @@ def _pooled_rows(runs: pd.DataFrame, spec: dict, pending: dict) -> pd.DataFrame:
     happen to have run would be read as a value over all of them."""
     prefix = f"{spec['paper']}/{spec['experiment']}/"
     waiting = {job[len(prefix) :].split("/")[0] for job in pending if job.startswith(prefix)}
-    return runs[~runs["method"].isin(waiting)] if len(runs) else runs
+    return runs[~runs["method"].isin(waiting)]
 
 
 def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> TableResult:
