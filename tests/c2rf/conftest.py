@@ -42,6 +42,20 @@ def _random_votes(rng: np.random.Generator, t: int, m: int, lean: float = 0.0) -
     return np.where(rng.random((t, m)) < p, 1, -1).astype(np.int8)
 
 
+def _reduced_z(reduction, z: np.ndarray) -> np.ndarray:
+    """A feasible z over the original points as z over the reduced free patterns."""
+    free = reduction.pattern_free[reduction.point_pattern]
+    out = np.zeros(len(reduction.w), dtype=np.int8)
+    out[free[free >= 0]] = np.asarray(z)[free >= 0]
+    return out
+
+
+@pytest.fixture(scope="session")
+def reduced_z():
+    """``reduced_z(reduction, z)``: a feasible z over the original points as z over the free patterns."""
+    return _reduced_z
+
+
 @pytest.fixture(scope="session")
 def random_votes():
     """``random_votes(rng, t, m, lean)``: t x m votes +-1, tree j votes +1 with probability ~ 0.5 + lean."""

@@ -22,6 +22,8 @@ SWITCH_SETS = [
     {"local_search": False},
     {"committees": False, "local_search": False},
     {"cover": False},
+    {"clique": False},
+    {"cover": False, "clique": False, "combinatorial": False},
     {"combinatorial": False},
     {"realise": False},
     {"committees": False, "local_search": False, "cover": False, "combinatorial": False},
@@ -37,14 +39,6 @@ def check_solution(result, R, lam, lower, upper):
     assert np.all(np.abs(scores) >= 1 - 1e-9)
     assert np.array_equal(result.z, (scores > 0).astype(np.int8))
     assert result.eta == abs(int(result.z.sum()) - lam)
-
-
-def reduced_z(reduction, z):
-    """A feasible z over the original points as z over the reduced free patterns."""
-    free = reduction.pattern_free[reduction.point_pattern]
-    out = np.zeros(len(reduction.w), dtype=np.int8)
-    out[free[free >= 0]] = np.asarray(z)[free >= 0]
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +124,7 @@ def test_lp_cover_bound_is_the_lp_of_the_0_1_model(tiny_instances, medium_instan
         assert cover == max(0, np.ceil(relaxed.getInfo().objective_function_value - 1e-7))
 
 
-def test_combinatorial_model_keeps_every_feasible_z(tiny_instances):
+def test_combinatorial_model_keeps_every_feasible_z(tiny_instances, reduced_z):
     """Every realisable z, with its own eta', satisfies every row of the 0-1 model (step 4's validity)."""
     pair_rows = 0
     for R, lam, lower, upper, _, _, feasible in tiny_instances:
@@ -150,7 +144,7 @@ def test_combinatorial_model_keeps_every_feasible_z(tiny_instances):
     assert pair_rows > 0
 
 
-def test_realisability_cuts_keep_every_feasible_z(tiny_instances):
+def test_realisability_cuts_keep_every_feasible_z(tiny_instances, reduced_z):
     """Cuts from non-realisable sign patterns never cut off a realisable z; realisable z give alpha."""
     for R, lam, lower, upper, _, _, feasible in tiny_instances:
         reduction = reduce(R, lam, lower, upper)

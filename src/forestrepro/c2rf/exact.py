@@ -15,6 +15,10 @@ of ``solve_exact``, stop as soon as the incumbent's eta meets the lower bound:
    ``heuristic.local_search``.
 4. ``cover`` (lower bound): the LP relaxation of the 0-1 model of step 5, solved exactly by two
    minimum cuts (``lp_cover_bound``); fast on the largest instances, where step 5 stalls.
+4b. ``clique`` (lower bound): the LP of that model with clique inequalities (packings of patterns
+   whose trees voting one sign are pairwise disjoint) and dominance rows, by cutting planes, on the
+   side of lambda_bar where the incumbent's count lies (``clique.clique_bound``); it reaches the
+   optimum on most instances the cover LP leaves open, in seconds where step 5 takes tens.
 5. ``combinatorial`` (lower bound): drop alpha and keep only the pair implications every feasible z
    obeys (dominance and conflicts, ``cuts.py``); the resulting 0-1 model on z alone is solved by
    HiGHS (``combinatorial_bound``, whose docstring has the validity argument).
@@ -26,11 +30,12 @@ of ``solve_exact``, stop as soon as the incumbent's eta meets the lower bound:
 7. ``milp``: the p-C2RF+ model of ``solver.solve`` (row big-M, dominance, conflicts, integral eta)
    with eta >= the proven bound, started from the incumbent, for the remaining time.
 
-Step 2 lives in ``committees.py``, steps 4-6 in ``bounds.py``; this module holds the chain.
+Step 2 lives in ``committees.py``, steps 4 and 5-6 in ``bounds.py``, step 4b in ``clique.py``; this
+module holds the chain.
 ``solve_exact`` returns ``solver.Result`` (an ``ExactResult``, which adds the per-step log);
 ``solved_by`` names the step whose bound or solution closed the gap: 'preprocessing',
-'committees' / 'local_search' (an incumbent with eta' = 0 or meeting an earlier bound), 'cover' or
-'combinatorial' (that bound met the incumbent), 'realise' (the 0-1 optimum was realised by an LP,
+'committees' / 'local_search' (an incumbent with eta' = 0 or meeting an earlier bound), 'cover',
+'clique' or 'combinatorial' (that bound met the incumbent), 'realise' (the 0-1 optimum was realised by an LP,
 possibly after cut rounds), 'milp'; without a proof, the last step that ran.
 
 Not built (yet): splitting instances whose lambda_bar falls into a hole between reachable counts
@@ -46,6 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .bounds import combinatorial_bound, lp_cover_bound, realisability_cut
+from .clique import MAX_TREES, clique_bound
 from .committees import committee_search, exact_eta
 from .cuts import row_big_m
 from .heuristic import Start, coordinate_search
@@ -107,7 +113,7 @@ def _final_milp(
     return _run_highs(lp, layout, start, options)
 
 
-STEPS = ("committees", "local_search", "cover", "combinatorial", "realise", "milp")
+STEPS = ("committees", "local_search", "cover", "clique", "combinatorial", "realise", "milp")
 
 
 def solve_exact(
@@ -120,6 +126,7 @@ def solve_exact(
     committees: bool = True,
     local_search: bool = True,
     cover: bool = True,
+    clique: bool = True,
     combinatorial: bool = True,
     realise: bool = True,
     milp: bool = True,
@@ -128,14 +135,16 @@ def solve_exact(
     max_weight_large: int = 3,
     max_cut_rounds: int = 20,
     committee_share: float = 0.2,
-    bound_share: float = 0.5,
+    clique_share: float = 0.6,
+    bound_share: float = 0.7,
     threads: int = 1,
     seed: int = 0,
 ) -> ExactResult:
     """Solve Problem (2) for votes ``R`` (t x m, +-1) and ``lam`` with the chain of the module
     docstring; each step is a keyword switch. ``time_limit`` bounds the whole call (HiGHS may
     overrun a little). The committees may run until ``committee_share`` of it, the local search for
-    a tenth of it, the 0-1 bound and its cut rounds until ``bound_share`` of it has passed.
+    a tenth of it, the clique LP until ``clique_share`` of it, the 0-1 bound and its cut rounds
+    until ``bound_share`` of it has passed.
 
     The result's eta is recomputed from alpha on the original R (z = [alpha^T r_i > 0]); status is
     'optimal' only when the proven bound meets that eta, otherwise 'time_limit' (or 'no_solution'
@@ -148,6 +157,7 @@ def solve_exact(
         "committees": committees,
         "local_search": local_search,
         "cover": cover,
+        "clique": clique,
         "combinatorial": combinatorial,
         "realise": realise,
         "milp": milp,
@@ -156,6 +166,7 @@ def solve_exact(
         "max_weight_large": max_weight_large,
         "max_cut_rounds": max_cut_rounds,
         "committee_share": committee_share,
+        "clique_share": clique_share,
         "bound_share": bound_share,
         "lower": lower,
         "upper": upper,
@@ -273,6 +284,18 @@ def solve_exact(
     if cover and time.monotonic() < deadline:
         raise_bound(lp_cover_bound(reduction, lower, upper), "cover")
         log("cover")
+        if closed():
+            return finish()
+
+    clique_deadline = started + clique_share * time_limit
+    if clique and q <= MAX_TREES and time.monotonic() < clique_deadline:
+        sides = (-1, 1)  # the incumbent's count says on which side of lambda_bar the optimum lies
+        if state["alpha"] is not None:
+            count = float(w @ (C @ state["alpha"] > 0))
+            sides = (-1,) if count > lam_bar else (1,)
+        found = clique_bound(reduction, time_limit=clique_deadline - time.monotonic(), sides=sides)
+        raise_bound(found.bound, "clique")
+        log("clique")
         if closed():
             return finish()
 
