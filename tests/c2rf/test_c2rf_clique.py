@@ -105,3 +105,15 @@ def test_clique_bound_is_at_most_the_optimum(tiny_instances, random_votes):
 def test_tree_masks_refuse_more_trees_than_the_table_holds():
     with pytest.raises(ValueError, match="q <= 22"):
         _tree_masks(np.ones((2, 23), dtype=np.int8), -1)
+
+
+def test_the_rounds_stop_once_the_bound_meets_the_target():
+    """With the optimum's weight as target, the rounds stop at the first certified bound at most it
+    (the worked example of three single-tree sets: 1), in no more rounds than without a target."""
+    S = np.array([[-1, 1, 1], [1, -1, 1], [1, 1, -1]], dtype=np.int8)
+    free_history, target_history = [], []
+    clique_weight(S, np.ones(3), -1, time_limit=10, history=free_history)
+    weight, _, rounds, _ = clique_weight(S, np.ones(3), -1, time_limit=10, target=1.0, history=target_history)
+    assert weight == pytest.approx(1.0) and rounds == len(target_history) <= len(free_history)
+    early, _, rounds, _ = clique_weight(S, np.ones(3), -1, time_limit=10, target=3.0)
+    assert rounds == 1 and early == pytest.approx(3.0)  # the first LP (no rows) already meets it

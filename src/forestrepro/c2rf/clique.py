@@ -168,6 +168,7 @@ def clique_weight(
     dominance: bool = True,
     max_rounds: int = 1000,
     cuts_per_round: int = 2000,
+    target: float = -math.inf,
     history: list | None = None,
 ) -> tuple[float, bool, int, int]:
     """A certified upper bound on the weight of the free patterns that take ``sign`` (-1 or +1),
@@ -178,7 +179,9 @@ def clique_weight(
     pairs of ``cuts.dominance_pairs``, added only once violated: on the largest instances there are
     hundreds of thousands). ``exhausted``: the last LP violates no dominance row and the greedy
     separation found no packing (the clique LP may still be above its optimum: the separation is a
-    heuristic). ``history``, if given, receives (seconds, bound, rows) after every round.
+    heuristic). The rounds also stop once the bound is at most ``target`` (the weight that would
+    prove the incumbent optimal), or when the pace of the last three rounds cannot bring it there
+    in the time left. ``history``, if given, receives (seconds, bound, rows) after every round.
     """
     started = time.monotonic()
     deadline = started + time_limit
@@ -207,6 +210,7 @@ def clique_weight(
     rows = _Rows(h)
     best = float(w[allowed].sum())
     exhausted, rounds = False, 0
+    pace: list[tuple[float, float]] = []
     while rounds < max_rounds and time.monotonic() < deadline:
         highs.setOptionValue("time_limit", max(deadline - time.monotonic(), 1e-3))
         highs.run()
@@ -218,8 +222,16 @@ def clique_weight(
         for y in (np.maximum(duals, 0.0), np.maximum(-duals, 0.0)):
             best = min(best, rows.certificate(w, allowed, y))
         rounds += 1
+        now = time.monotonic()
         if history is not None:
-            history.append((round(time.monotonic() - started, 2), best, len(rows.rhs)))
+            history.append((round(now - started, 2), best, len(rows.rhs)))
+        pace.append((now, best))
+        if best <= target:
+            break
+        if len(pace) > 3:  # the last three rounds' pace, extrapolated to the deadline, misses the target
+            (then, before), (_, latest) = pace[-4], pace[-1]
+            if (before - latest) / max(now - then, 1e-9) * (deadline - now) < latest - target:
+                break
         violation = np.where(added, 0.0, x[small] - x[large])
         pairs = np.flatnonzero(violation > _VIOLATION)
         pairs = pairs[np.argsort(-violation[pairs], kind="stable")[:cuts_per_round]]
@@ -235,19 +247,27 @@ def clique_weight(
 
 
 def clique_bound(
-    reduction: Reduction, *, time_limit: float, sides: tuple[int, ...] = (-1, 1), **options
+    reduction: Reduction,
+    *,
+    time_limit: float,
+    sides: tuple[int, ...] = (-1, 1),
+    incumbent: float = math.inf,
+    **options,
 ) -> CliqueBound:
     """The lower bound on the reduced eta' of the module docstring from the given ``sides`` (-1: the
     fewest positives, useful when lambda_bar lies below the reachable counts; +1: the most), each
-    with an equal share of ``time_limit``; ``options`` go to ``clique_weight``. The fields other
-    than ``bound`` are those of the side that gave it."""
+    with an equal share of ``time_limit``; a side stops once its bound meets ``incumbent`` (the
+    best reduced eta' known) or cannot at its pace. ``options`` go to ``clique_weight``. The fields
+    other than ``bound`` are those of the side that gave it."""
     total = float(np.sum(reduction.w))
     started = time.monotonic()
     found = []
     for index, sign in enumerate(sides):
         share = (started + time_limit - time.monotonic()) / (len(sides) - index)
+        # the weight at which this side's bound reaches the incumbent
+        target = total - reduction.lam_bar - incumbent if sign < 0 else reduction.lam_bar - incumbent
         weight, exhausted, rounds, rows = clique_weight(
-            reduction.S, reduction.w, sign, time_limit=share, **options
+            reduction.S, reduction.w, sign, time_limit=share, target=target, **options
         )
         count = math.floor(weight + 1e-7)  # the weight is an integer <= the certified bound
         bound = total - count - reduction.lam_bar if sign < 0 else reduction.lam_bar - count

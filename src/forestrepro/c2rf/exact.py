@@ -293,7 +293,9 @@ def solve_exact(
         if state["alpha"] is not None:
             count = float(w @ (C @ state["alpha"] > 0))
             sides = (-1,) if count > lam_bar else (1,)
-        found = clique_bound(reduction, time_limit=clique_deadline - time.monotonic(), sides=sides)
+        found = clique_bound(
+            reduction, time_limit=clique_deadline - time.monotonic(), sides=sides, incumbent=state["eta"]
+        )
         raise_bound(found.bound, "clique")
         log("clique")
         if closed():
