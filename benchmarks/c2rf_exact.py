@@ -5,7 +5,10 @@ Instances are built exactly as ``benchmarks/c2rf.py`` builds them (Sec. 5.1; see
 runs first, then p-C2RF+ with the same ``--time-limit``, in this process, one HiGHS thread each.
 
     .venv/bin/python benchmarks/c2rf_exact.py [--datasets phoneme magic] [--samples 0]
-        [--sampling biased srs] [--time-limit 60] [--no-baseline] [--out rows.csv]
+        [--sampling biased srs] [--time-limit 60] [--off clique] [--no-baseline] [--out rows.csv]
+
+``--off`` switches steps of the chain off (``exact.STEPS``); ``--root-seed 20180628`` gives the
+pipeline's instances (``conf/config.yaml``'s root seed).
 
 One line per instance: m, free patterns h, lambda, the kind of instance, then for the exact chain
 eta, proven bound, status, the step that proved it (``solved_by``) and seconds, and for p-C2RF+
@@ -33,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from c2rf import PAPER_DATASETS, load
 
 from forestrepro.c2rf.approaches import APPROACHES
-from forestrepro.c2rf.exact import solve_exact
+from forestrepro.c2rf.exact import STEPS, solve_exact
 from forestrepro.c2rf.instances import build_instance
 from forestrepro.c2rf.preprocess import reduce
 from forestrepro.c2rf.solver import solve
@@ -62,6 +65,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sampling", nargs="+", choices=["biased", "srs"], default=["biased"])
     parser.add_argument("--bias", choices=["share", "inclusion"], default="inclusion")
     parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument(
+        "--off", nargs="+", choices=STEPS, default=[], help="steps of the chain to switch off"
+    )
     parser.add_argument("--no-baseline", action="store_true", help="skip p-C2RF+")
     parser.add_argument("--root-seed", type=int, default=0)
     parser.add_argument("--mirror", default=None, help="data mirror directory (default: ../shared/datasets)")
@@ -87,7 +93,8 @@ def main(argv: list[str] | None = None) -> None:
                 instance = build_instance(X, y, sampling=sampling, seed=seed, bias=args.bias)
                 R, lam = instance.R, instance.lam
                 h = len(reduce(R, lam, 1.0, 100.0).w)
-                exact = solve_exact(R, lam, time_limit=args.time_limit, seed=seed)
+                off = dict.fromkeys(args.off, False)
+                exact = solve_exact(R, lam, time_limit=args.time_limit, seed=seed, **off)
                 row = {
                     "dataset": name,
                     "sampling": sampling,
