@@ -84,3 +84,16 @@ def tiny_instances() -> list[tuple]:
         cases.append((R, lam, 1.0, upper, eta, optima, feasible))
     assert any(case[4] > 0 for case in cases) and any(case[4] == 0 for case in cases)
     return cases
+
+
+@pytest.fixture(scope="session")
+def tiny_reduced(tiny_instances) -> list[tuple]:
+    """(reduction, l, u, all feasible z's) of the tiny instances that keep a free pattern."""
+    from forestrepro.c2rf.preprocess import reduce
+
+    cases = []
+    for R, lam, lower, upper, _, _, feasible in tiny_instances:
+        reduction = reduce(R, lam, lower, upper)
+        if len(reduction.w):
+            cases.append((reduction, lower, upper, feasible))
+    return cases

@@ -124,13 +124,10 @@ def test_lp_cover_bound_is_the_lp_of_the_0_1_model(tiny_instances, medium_instan
         assert cover == max(0, np.ceil(relaxed.getInfo().objective_function_value - 1e-7))
 
 
-def test_combinatorial_model_keeps_every_feasible_z(tiny_instances, reduced_z):
+def test_combinatorial_model_keeps_every_feasible_z(tiny_reduced, reduced_z):
     """Every realisable z, with its own eta', satisfies every row of the 0-1 model (step 4's validity)."""
     pair_rows = 0
-    for R, lam, lower, upper, _, _, feasible in tiny_instances:
-        reduction = reduce(R, lam, lower, upper)
-        if len(reduction.w) == 0:
-            continue
+    for reduction, lower, upper, feasible in tiny_reduced:
         lp = _z_model(reduction, lower, upper, [])
         a = lp.a_matrix_
         matrix = sp.csc_matrix((a.value_, a.index_, a.start_), shape=(lp.num_row_, lp.num_col_))
