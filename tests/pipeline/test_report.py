@@ -101,6 +101,30 @@ def test_published_value_above_the_limit_is_not_compared():
     assert list(cells["beyond_limit"]) == [False, True]
 
 
+def test_a_table_not_judged_gives_the_difference_and_no_verdict():
+    # Run times on another solver and machine (the C2RF paper's Table 2): 9.0 s against 2.5 s
+    # is outside any 0.02 s tolerance, but no tolerance in seconds compares such numbers.
+    from forestrepro.report.cells import _cell_rows
+
+    published = pd.DataFrame(
+        {"mean": [2.5, 3.0], "std": [np.nan, np.nan]},
+        index=pd.MultiIndex.from_tuples([("1", "P"), ("2", "P")], names=["dataset", "method"]),
+    )
+    summary = pd.DataFrame(
+        {"mean": [9.0], "std": [np.nan], "n_folds": [5]},
+        index=pd.MultiIndex.from_tuples([("a", "p")], names=["dataset", "method"]),
+    )
+    args = (summary, published, {"p": "P"}, {"a": "1", "b": "2"})
+    judged = compare_cells(*args, std_factor=2, abs_tolerance=0.02)
+    cells = compare_cells(*args, std_factor=2, abs_tolerance=0.02, judged=False)
+    assert list(judged["within"]) == [False, None]
+    assert list(cells["within"]) == [None, None] and cells.loc[0, "delta"] == pytest.approx(6.5)
+    spec = {"not_judged": "other software", "digits": 1, "paper": "c2rf", "experiment": "biased"}
+    rows = _cell_rows(cells, spec, {}, lambda job: None)
+    assert rows[0][4:] == ("6.5", "—", rows[0][6]) and rows[0][6].text == "not judged (see above)"
+    assert rows[1][6].text != "not judged (see above)"  # an empty cell still says why it is empty
+
+
 def test_published_values_come_from_the_csv():
     cells = published_cells("brf_table2_accuracy.csv", "accuracy")
     assert len(cells) == 75

@@ -77,6 +77,8 @@ def _verdict(cell, spec: dict, pending: dict, record_link=lambda job: None) -> S
         return Styled(_missing_reason(cell, spec, pending, record_link), "none")
     if pd.isna(cell["published_mean"]):
         return Styled("not in the paper", "none")
+    if "not_judged" in spec:
+        return Styled("not judged (see above)", "none")
     return _tolerance_verdict(bool(cell["within"]))
 
 
@@ -99,7 +101,7 @@ def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> t
                 format_cell(c["published_mean"], c["published_std"], digits),
                 f"[{regenerated}]({link})" if link and not pd.isna(c["mean"]) else regenerated,
                 _fmt(c["delta"], digits),
-                _fmt(c["tolerance"], digits),
+                "—" if "not_judged" in spec else _fmt(c["tolerance"], digits),
                 _verdict(c, spec, pending, record_link),
             )
         )

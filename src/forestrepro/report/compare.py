@@ -1,7 +1,9 @@
 """Put every regenerated number beside the published one, cell by cell.
 
 A cell agrees with the paper when |regenerated mean - published mean| <= max(f x published std,
-a), with f = ``tolerance_std_factor`` (default 2) and a = ``tolerance_abs`` (default 0.02).
+a), with f = ``tolerance_std_factor`` (default 2) and a = ``tolerance_abs`` (default 0.02). A table
+whose numbers cannot agree within any tolerance (``not_judged``: run times measured with another
+solver on another machine) shows the difference and leaves every cell unjudged.
 """
 
 from __future__ import annotations
@@ -45,13 +47,15 @@ def compare_cells(
     std_factor: float,
     abs_tolerance: float,
     limit: float | None = None,
+    judged: bool = True,
 ) -> pd.DataFrame:
     """One row per (dataset, method) of the table: published and regenerated mean ± std, delta.
 
     ``methods`` and ``datasets`` map our names to the paper's. A cell without a regenerated
     value keeps NaN there and ``within`` is ``None``. With a ``limit`` (a run-time table whose
     runs stop at a time limit), a published value above it cannot be reached by our runs: the
-    cell is ``beyond_limit``, and ``within`` is ``None`` (not compared, not a failure).
+    cell is ``beyond_limit``, and ``within`` is ``None`` (not compared, not a failure). With
+    ``judged`` false, ``within`` is ``None`` in every cell (the difference is still given).
     """
     rows = []
     for dataset, pub_dataset in datasets.items():
@@ -69,7 +73,7 @@ def compare_cells(
             tolerance = max(std_factor * np.nan_to_num(pub_std), abs_tolerance)
             delta = mean - pub_mean
             beyond = limit is not None and pub_mean > limit
-            within = None if np.isnan(delta) or beyond else bool(abs(delta) <= tolerance)
+            within = None if np.isnan(delta) or beyond or not judged else bool(abs(delta) <= tolerance)
             rows.append(
                 {
                     "dataset": dataset,

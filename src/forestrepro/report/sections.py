@@ -285,10 +285,14 @@ def table_section(
     blocks = [
         Heading(f"{spec['table']}: {spec['caption']}", 3),
         Paragraph(
-            f"{agree} of {len(computed)} regenerated cells with a published value lie within tolerance of the published value "
-            f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, "
-            f"{spec.get('tolerance_abs', spec['report']['tolerance_abs'])})); "
-            f"{n_missing} cells were not computed"
+            (
+                f"Not judged cell by cell: {spec['not_judged']}; "
+                if "not_judged" in spec
+                else f"{agree} of {len(computed)} regenerated cells with a published value lie within tolerance of the published value "
+                f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, "
+                f"{spec.get('tolerance_abs', spec['report']['tolerance_abs'])})); "
+            )
+            + f"{n_missing} cells were not computed"
             + (f", {n_empty} have runs but no value" if n_empty else "")
             + f". Metric: {spec['metric']}, "
             + (

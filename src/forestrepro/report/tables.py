@@ -157,6 +157,7 @@ def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> 
         std_factor=spec["report"]["tolerance_std_factor"],
         abs_tolerance=spec.get("tolerance_abs", spec["report"]["tolerance_abs"]),
         limit=spec.get("limit_value"),
+        judged="not_judged" not in spec,
     )
     if len(runs):  # what an empty cell's runs did: how many, how many solved, their solver status
         groups = runs.groupby(["dataset", "method"])
