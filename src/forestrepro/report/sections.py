@@ -172,14 +172,19 @@ def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
     cells, spec, explained = result.cells, result.spec, result.explained
     computed = cells[cells["within"].notna()]
     claims = [c["ours"] for c in result.claims]
+    judged = "not_judged" not in spec
     return (
         spec["paper"].upper(),
         f"[{spec['table']}](#{anchor})",
-        f"{int(computed['within'].astype(bool).sum())} of {len(computed)}",
+        f"{int(computed['within'].astype(bool).sum())} of {len(computed)}" if judged else "not judged",
         # an ablation's cells run another reading on purpose: outside tolerance is its finding
         f"ablation: {len(explained)} outside"
         if spec.get("ablation")
-        else f"{int((explained['cause'] == UNEXPLAINED).sum())} of {len(explained)}",
+        else (
+            f"{int((explained['cause'] == UNEXPLAINED).sum())} of {len(explained)}"
+            if judged
+            else "not judged"
+        ),
         str(int(cells["mean"].isna().sum())),
         f"{claims.count(HOLDS)} / {claims.count(FAILS)} / {claims.count(UNKNOWN)}" if claims else "none",
     )
