@@ -745,6 +745,48 @@ def test_a_time_limited_cause_needs_half_of_the_cells_runs_without_a_proven_opti
         assert got.loc[unexplained, "cause"] == UNEXPLAINED, unexplained
 
 
+def test_a_sampling_cause_needs_the_published_median_within_the_range_of_five_runs_or_more():
+    from forestrepro.report.deviations import UNEXPLAINED, explain
+
+    # Published 60 (a median of the paper's 5 samples). d1: ours 70 over 5 runs spread 55-75, the
+    # paper's inside: sampling, with 1 - 2/2^5 = 94 %; d2: 5 runs spread 65-75 (above 60); d3:
+    # 4 runs spread 50-75 (too few: 88 %); d4: the range reaches 60 exactly; d5: 6 runs (97 %).
+    cells = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2", "d3", "d4", "d5"],
+            "method": ["m"] * 5,
+            "published_mean": [60.0] * 5,
+            "mean": [70.0] * 5,
+            "tolerance": [2.0] * 5,
+            "n_folds": [5, 5, 4, 5, 6],
+            "min": [55.0, 65.0, 50.0, 60.0, 59.0],
+            "max": [75.0, 75.0, 75.0, 72.0, 71.0],
+        }
+    )
+    cells["delta"] = cells["mean"] - cells["published_mean"]
+    cells["within"] = False
+    rule = {"cause": "sampling", "text": "other samples", "test": "sample_range"}
+    spec = {"paper": "p", "table": "t", "causes": [rule], "aggregate": "median"}
+    got = explain(cells, spec, lambda table: None, {}, {}).set_index("dataset")
+    assert got.loc["d1", "cause"] == "sampling"
+    assert "within our 5 runs' range [55.0000, 75.0000]" in got.loc["d1", "evidence"]
+    assert "probability 94%" in got.loc["d1", "evidence"]
+    assert got.loc["d4", "cause"] == "sampling" and got.loc["d5", "cause"] == "sampling"
+    assert "probability 97%" in got.loc["d5", "evidence"]
+    for unexplained in ("d2", "d3"):
+        assert got.loc[unexplained, "cause"] == UNEXPLAINED, unexplained
+    # a mean over folds: a fold's range is not the spread of a mean
+    means = explain(cells, {**spec, "aggregate": "mean"}, lambda table: None, {}, {})
+    assert set(means["cause"]) == {UNEXPLAINED}
+
+
+def test_the_summary_gives_each_cells_smallest_and_largest_run():
+    runs = _runs({("wine", "svm"): [0.8, 0.95, 0.7, float("nan")]})
+    s = summarize_runs(runs, "accuracy", aggregate="median").loc[("wine", "svm")]
+    assert (s["min"], s["max"], s["n_folds"]) == (0.7, 0.95, 3)
+    assert s["mean"] == pytest.approx(0.8)
+
+
 def test_a_baseline_shift_rule_must_name_a_method_of_the_paper():
     from forestrepro.config.schema import check_references
 

@@ -19,7 +19,8 @@ def summarize_runs(
     aggregate: str = "mean",
     min_solved_share: float | None = None,
 ) -> pd.DataFrame:
-    """Mean and standard deviation of ``metric`` over folds and repeats, per (dataset, method).
+    """Mean and standard deviation of ``metric`` over folds and repeats, per (dataset, method),
+    with the smallest and largest value (``min``, ``max``).
 
     ``ddof=1`` is the sample standard deviation (MATLAB's and R's default, which papers of this
     kind usually report); the papers do not say which they used. ``aggregate="median"`` gives
@@ -32,10 +33,11 @@ def summarize_runs(
     grouped = runs.groupby(["dataset", "method"])[metric]
     summary = grouped.agg(mean=aggregate, n_folds="count")
     summary["std"] = grouped.std(ddof=ddof) if aggregate == "mean" else float("nan")
+    summary["min"], summary["max"] = grouped.min(), grouped.max()
     if min_solved_share is not None:
         solved = runs.groupby(["dataset", "method"])["solved"].mean()
         summary.loc[solved[solved < min_solved_share - 1e-9].index, "mean"] = float("nan")
-    return summary[["mean", "std", "n_folds"]]
+    return summary[["mean", "std", "n_folds", "min", "max"]]
 
 
 def compare_cells(
@@ -85,6 +87,8 @@ def compare_cells(
                     "mean": mean,
                     "std": std,
                     "n_folds": int(ours["n_folds"]) if ours is not None else 0,
+                    "min": float(ours.get("min", np.nan)) if ours is not None else np.nan,
+                    "max": float(ours.get("max", np.nan)) if ours is not None else np.nan,
                     "delta": delta,
                     "tolerance": tolerance,
                     "within": within,

@@ -8,7 +8,8 @@ rule whose test holds for it (its evidence names every other rule that holds too
 
 Causes: ``reading`` (another reading of an ambiguous passage; the rule's text names the config
 key), ``baseline`` (a published baseline that our tuned baseline beats), ``protocol`` (a
-protocol difference), ``data`` (stand-in or partial data).
+protocol difference), ``data`` (stand-in or partial data), ``sampling`` (the difference lies
+within the spread of the random samples a cell is a median of).
 
 Tests:
 
@@ -44,6 +45,13 @@ Tests:
   solutions the limit left, not of the optima the paper's cell rests on, so it cannot test the
   paper's number. It never holds for a cell whose runs were solved, nor for runs without solves.
 
+- ``sample_range``: the cell is the median of at least 5 runs (random samples), and the published
+  value lies between the smallest and the largest of them. The range of n independent runs holds
+  the median of their distribution with probability 1 - 2 / 2^n (94 % for the C2RF paper's 5
+  samples, whatever the distribution), so the paper's median, itself a median of 5 other draws,
+  is not shown to differ from ours: the difference is within what drawing other samples gives.
+  It never holds for a mean (a fold's range says nothing of a mean's spread) nor for fewer runs.
+
 - ``data_size``: the cell's data set has fewer training rows than the paper's
   (``paper_train_rows``), and the same cells on fewer rows (the tables ``curve``, e.g. a half and a
   quarter of the data) give a learning curve. Read off per doubling of the training rows, its
@@ -71,7 +79,7 @@ from itertools import pairwise
 
 import pandas as pd
 
-CAUSES = ("reading", "baseline", "protocol", "data")
+CAUSES = ("reading", "baseline", "protocol", "data", "sampling")
 UNEXPLAINED = "unexplained"
 TESTS = (
     "ablation_within",
@@ -81,7 +89,10 @@ TESTS = (
     "stand_in",
     "data_size",
     "time_limited",
+    "sample_range",
 )
+# The fewest runs whose range holds the median of their distribution with probability >= 90 %.
+SAMPLE_RANGE_RUNS = 5
 
 
 def _in_scope(rule: dict, table: str, cell) -> bool:
@@ -147,6 +158,25 @@ def _time_limited(cell) -> str | None:
     if 2 * stopped < runs:
         return None
     return f"{stopped} of {int(runs)} runs ended without a proven optimum (stopped by the time limit)"
+
+
+def _sample_range(cell, spec: dict) -> str | None:
+    """The evidence that the published value lies within the range of ``cell``'s runs, a median of
+    at least ``SAMPLE_RANGE_RUNS`` of them, or None."""
+    runs = cell.get("n_folds")
+    if spec.get("aggregate") != "median" or runs is None or pd.isna(runs) or runs < SAMPLE_RANGE_RUNS:
+        return None
+    low, high = cell.get("min"), cell.get("max")
+    if low is None or high is None or pd.isna(low) or pd.isna(high):
+        return None
+    if not low <= cell["published_mean"] <= high:
+        return None
+    coverage = 1 - 2 / 2 ** int(runs)
+    return (
+        f"the published {cell['published_mean']:.4f} lies within our {int(runs)} runs' range "
+        f"[{low:.4f}, {high:.4f}], which holds the median of their distribution with probability "
+        f"{coverage:.0%}"
+    )
 
 
 def _stand_in(cell, paper: str, dataset_specs: dict, data_provenance: dict) -> str | None:
@@ -292,6 +322,8 @@ def _test(
         return _data_size(cell, rule, spec, table_cells)
     if rule["test"] == "time_limited":
         return _time_limited(cell)
+    if rule["test"] == "sample_range":
+        return _sample_range(cell, spec)
     if rule["test"] == "stand_in":
         return _stand_in(cell, spec["paper"], dataset_specs, data_provenance)
     if rule["test"] == "better_than_published":

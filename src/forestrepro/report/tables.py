@@ -146,7 +146,7 @@ def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> 
             min_solved_share=spec.get("min_solved_share"),
         )
         if len(runs)
-        else pd.DataFrame(columns=["mean", "std", "n_folds"])
+        else pd.DataFrame(columns=["mean", "std", "n_folds", "min", "max"])
     )
     published = published_cells(spec["published"], published_metric)
     cells = compare_cells(
