@@ -717,24 +717,29 @@ def test_a_baseline_shift_explains_the_method_by_its_baseline_never_the_baseline
     assert got.loc[("d1", "m"), "cause"] == UNEXPLAINED
 
 
+def _outside_cells(published: float, mean: float, tolerance: float, **columns) -> pd.DataFrame:
+    """Cells d1, d2, ... of method m, each ``mean`` against ``published``, outside ``tolerance``,
+    with the per-cell ``columns`` (lists, one value per cell) a cause's test reads."""
+    n = len(next(iter(columns.values())))
+    cells = pd.DataFrame(
+        {
+            "dataset": [f"d{i + 1}" for i in range(n)],
+            "method": ["m"] * n,
+            "published_mean": [published] * n,
+            "mean": [mean] * n,
+            "tolerance": [tolerance] * n,
+            **columns,
+        }
+    )
+    return cells.assign(delta=cells["mean"] - cells["published_mean"], within=False)
+
+
 def test_a_time_limited_cause_needs_half_of_the_cells_runs_without_a_proven_optimum():
     from forestrepro.report.deviations import UNEXPLAINED, explain
 
     # d1: 3 of 5 runs stopped by the time limit; d2: 2 of 5; d3: all 5 solved; d4: runs without
     # solves (no n_solved, e.g. a forest's folds); d5: 2 of 4 stopped (half)
-    cells = pd.DataFrame(
-        {
-            "dataset": ["d1", "d2", "d3", "d4", "d5"],
-            "method": ["m"] * 5,
-            "published_mean": [0.5] * 5,
-            "mean": [0.6] * 5,
-            "tolerance": [0.02] * 5,
-            "n_runs": [5, 5, 5, 5, 4],
-            "n_solved": [2, 3, 5, float("nan"), 2],
-        }
-    )
-    cells["delta"] = cells["mean"] - cells["published_mean"]
-    cells["within"] = False
+    cells = _outside_cells(0.5, 0.6, 0.02, n_runs=[5, 5, 5, 5, 4], n_solved=[2, 3, 5, float("nan"), 2])
     rule = {"cause": "protocol", "text": "our limit, not the paper's", "test": "time_limited"}
     got = explain(cells, {"paper": "p", "table": "t", "causes": [rule]}, lambda table: None, {}, {})
     got = got.set_index("dataset")
@@ -751,20 +756,14 @@ def test_a_sampling_cause_needs_the_published_median_within_the_range_of_five_ru
     # Published 60 (a median of the paper's 5 samples). d1: ours 70 over 5 runs spread 55-75, the
     # paper's inside: sampling, with 1 - 2/2^5 = 94 %; d2: 5 runs spread 65-75 (above 60); d3:
     # 4 runs spread 50-75 (too few: 88 %); d4: the range reaches 60 exactly; d5: 6 runs (97 %).
-    cells = pd.DataFrame(
-        {
-            "dataset": ["d1", "d2", "d3", "d4", "d5"],
-            "method": ["m"] * 5,
-            "published_mean": [60.0] * 5,
-            "mean": [70.0] * 5,
-            "tolerance": [2.0] * 5,
-            "n_folds": [5, 5, 4, 5, 6],
-            "min": [55.0, 65.0, 50.0, 60.0, 59.0],
-            "max": [75.0, 75.0, 75.0, 72.0, 71.0],
-        }
+    cells = _outside_cells(
+        60.0,
+        70.0,
+        2.0,
+        n_folds=[5, 5, 4, 5, 6],
+        min=[55.0, 65.0, 50.0, 60.0, 59.0],
+        max=[75.0, 75.0, 75.0, 72.0, 71.0],
     )
-    cells["delta"] = cells["mean"] - cells["published_mean"]
-    cells["within"] = False
     rule = {"cause": "sampling", "text": "other samples", "test": "sample_range"}
     spec = {"paper": "p", "table": "t", "causes": [rule], "aggregate": "median"}
     got = explain(cells, spec, lambda table: None, {}, {}).set_index("dataset")
