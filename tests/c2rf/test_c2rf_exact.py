@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from forestrepro.c2rf.bounds import _z_model, combinatorial_bound, lp_cover_bound, realisability_cut
+from forestrepro.c2rf.bounds import (
+    _z_model,
+    combinatorial_bound,
+    cover_lp_minimum,
+    lp_cover_bound,
+    realisability_cut,
+)
 from forestrepro.c2rf.committees import committee_search, exact_eta
 from forestrepro.c2rf.exact import ExactResult, solve_exact
 from forestrepro.c2rf.preprocess import reduce
@@ -122,6 +128,56 @@ def test_lp_cover_bound_is_the_lp_of_the_0_1_model(tiny_instances, medium_instan
         )
         relaxed.run()
         assert cover == max(0, np.ceil(relaxed.getInfo().objective_function_value - 1e-7))
+
+
+def test_cover_lp_minimum_is_half_integral_feasible_and_the_lps_minimum(tiny_instances, medium_instances):
+    """The half-integral z read off the closure satisfies every pair row, and w^T z is the minimum
+    of w^T z over their LP (HiGHS, the rows of the 0-1 model but its cardinality rows)."""
+    cases = [(R, lam, lo, up) for R, lam, lo, up, *_ in tiny_instances]
+    cases += [(R, lam, 1.0, 100.0) for R, lam, _ in medium_instances]
+    halves = 0
+    for R, lam, lower, upper in cases:
+        reduction = reduce(R, lam, lower, upper)
+        h = len(reduction.w)
+        if h == 0:
+            continue
+        value, z = cover_lp_minimum(reduction, lower, upper)
+        assert set(np.unique(z)) <= {0.0, 0.5, 1.0} and float(reduction.w @ z) == value
+        halves += int((z == 0.5).sum())
+        lp = _z_model(reduction, lower, upper, [])
+        a = lp.a_matrix_
+        matrix = sp.csc_matrix((a.value_, a.index_, a.start_), shape=(lp.num_row_, lp.num_col_))
+        pairs = matrix[: lp.num_row_ - 2, :h]
+        activity = pairs @ z
+        assert np.all(activity >= np.asarray(lp.row_lower_)[:-2] - 1e-9)
+        assert np.all(activity <= np.asarray(lp.row_upper_)[:-2] + 1e-9)
+        if pairs.shape[0] == 0:
+            assert value == 0.0  # no row: z = 0
+            continue
+        relaxed = highspy.Highs()
+        relaxed.setOptionValue("output_flag", False)
+        relaxed.passModel(
+            _pair_lp(pairs, np.asarray(lp.row_lower_)[:-2], np.asarray(lp.row_upper_)[:-2], reduction.w)
+        )
+        relaxed.run()
+        assert value == pytest.approx(relaxed.getInfo().objective_function_value, abs=1e-7)
+    assert halves > 0  # some LP optimum is fractional, so the test sees the 1/2 entries
+
+
+def _pair_lp(matrix, lower, upper, w) -> highspy.HighsLp:
+    """min w^T z over z in [0, 1]^h subject to lower <= matrix z <= upper."""
+    matrix = sp.csc_matrix(matrix)
+    matrix.sort_indices()
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = matrix.shape[1], matrix.shape[0]
+    lp.col_cost_ = np.asarray(w, dtype=np.float64)
+    lp.col_lower_, lp.col_upper_ = np.zeros(matrix.shape[1]), np.ones(matrix.shape[1])
+    lp.row_lower_, lp.row_upper_ = lower, upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = matrix.indptr.astype(np.int32)
+    lp.a_matrix_.index_ = matrix.indices.astype(np.int32)
+    lp.a_matrix_.value_ = matrix.data.astype(np.float64)
+    return lp
 
 
 def test_combinatorial_model_keeps_every_feasible_z(tiny_reduced, reduced_z):

@@ -9,7 +9,7 @@ import math
 import highspy
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import maximum_flow
+from scipy.sparse.csgraph import breadth_first_order, maximum_flow
 
 from .preprocess import Reduction
 from .solver import EXACT_GAP, _pair_cuts
@@ -23,9 +23,12 @@ def _closure_cut(
     cost: np.ndarray,
     tails: np.ndarray,
     heads: np.ndarray,
-) -> int:
+    side: bool = False,
+) -> tuple[int, np.ndarray | None]:
     """Minimum cut of: source -> profit_source (capacity profit), sink_nodes -> sink (capacity
-    cost), tails -> heads (unbounded); n nodes besides source (n) and sink (n + 1)."""
+    cost), tails -> heads (unbounded); n nodes besides source (n) and sink (n + 1). With ``side``,
+    also the cut's source side among the n nodes (those the source reaches in the residual
+    network of a maximum flow: the maximum weight closure), else None."""
     infinite = int(profit.sum()) + 1
     rows = np.concatenate([np.full(len(profit_source), n), sink_nodes, tails]).astype(np.int32)
     cols = np.concatenate([profit_source, np.full(len(sink_nodes), n + 1), heads]).astype(np.int32)
@@ -33,29 +36,29 @@ def _closure_cut(
     graph = sp.csr_matrix((caps, (rows, cols)), shape=(n + 2, n + 2))
     graph.sum_duplicates()
     graph.data = np.minimum(graph.data, infinite).astype(np.int32)
-    return int(maximum_flow(graph, n, n + 1, method="dinic").flow_value)
+    found = maximum_flow(graph, n, n + 1, method="dinic")
+    if not side:
+        return int(found.flow_value), None
+    flow = found.flow.tocsr()
+    # residual capacity: what an arc has left, and the flow on the reverse arc (sent back)
+    residual = (graph - flow) + flow.T.multiply(flow.T > 0)
+    residual.data = (residual.data > 0).astype(np.int8)
+    residual.eliminate_zeros()
+    reached = np.zeros(n + 2, dtype=bool)
+    reached[breadth_first_order(residual, n, directed=True, return_predecessors=False)] = True
+    return int(found.flow_value), reached[:n]
 
 
-def lp_cover_bound(reduction: Reduction, lower: float, upper: float) -> float:
-    """The LP relaxation of the 0-1 model of ``combinatorial_bound`` (z in [0, 1]), by two min cuts.
-
-    Every row of that model other than the cardinality rows is z_a >= z_b (dominance),
-    z_a + z_b >= 1 or z_a + z_b <= 1 (conflicts): two variables per row, so the LP has half-integral
-    optima that a min cut on the doubled graph finds (Hochbaum's 2VPI method). With x_k = z_k and
-    y_k = 1 - z_k as separate 0-1 nodes and z = (x + 1 - y) / 2, each row becomes two closure
-    constraints (dominance: x_a >= x_b, y_b >= y_a; not both negative: x_a >= y_b, x_b >= y_a; not
-    both positive: y_a >= x_b, y_b >= x_a), and min w^T z over the LP is half the minimum cut of the
-    closure network with source -> y_k and x_k -> sink of capacity w_k (Picard's maximum weight
-    closure); max w^T z is w(all) minus half the cut with the capacities swapped. Since the LP
-    contains every feasible z of the 0-1 model, eta' >= ceil(min) - lambda_bar and
-    eta' >= lambda_bar - floor(max). Never above ``combinatorial_bound``; it needs no MIP and so
-    scales to the largest instances.
-    """
+def _closure_arcs(
+    reduction: Reduction, lower: float, upper: float, rows: tuple | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The closure constraints of the 0-1 model's pair rows on the doubled nodes x_k = k (z_k = 1)
+    and y_k = h + k (z_k = 0), as arcs tail -> head: "tail in the closure requires head in it"
+    (``lp_cover_bound``'s docstring lists them)."""
     h = len(reduction.w)
-    w = np.asarray(reduction.w, dtype=np.int64)
     x, y = np.arange(h), np.arange(h, 2 * h)
-    tails, heads = [], []  # "tail in the closure requires head in the closure", i.e. head >= tail
-    for cut in _pair_cuts(reduction, lower, upper, True, True):
+    tails, heads = [], []
+    for cut in _pair_cuts(reduction, lower, upper, True, True) if rows is None else rows:
         a, b = cut.pairs[:, 0], cut.pairs[:, 1]
         if cut.c_b < 0:  # dominance z_a >= z_b
             tails += [x[b], y[a]]
@@ -68,8 +71,43 @@ def lp_cover_bound(reduction: Reduction, lower: float, upper: float) -> float:
             heads += [y[a], y[b]]
     tails = np.concatenate(tails) if tails else np.empty(0, dtype=np.int64)
     heads = np.concatenate(heads) if heads else np.empty(0, dtype=np.int64)
-    low_cut = _closure_cut(2 * h, y, w, x, w, tails, heads)
-    high_cut = _closure_cut(2 * h, x, w, y, w, tails, heads)
+    return tails, heads
+
+
+def cover_lp_minimum(
+    reduction: Reduction, lower: float, upper: float, rows: tuple | None = None
+) -> tuple[float, np.ndarray]:
+    """min w^T z over the LP of ``lp_cover_bound`` and a half-integral z attaining it (entries 0,
+    1/2, 1), read off the maximum weight closure: z_k = (x_k + 1 - y_k) / 2."""
+    h = len(reduction.w)
+    w = np.asarray(reduction.w, dtype=np.int64)
+    x, y = np.arange(h), np.arange(h, 2 * h)
+    cut, closure = _closure_cut(2 * h, y, w, x, w, *_closure_arcs(reduction, lower, upper, rows), side=True)
+    return cut / 2, (closure[x].astype(np.float64) + 1.0 - closure[y]) / 2.0
+
+
+def lp_cover_bound(reduction: Reduction, lower: float, upper: float, rows: tuple | None = None) -> float:
+    """The LP relaxation of the 0-1 model of ``combinatorial_bound`` (z in [0, 1]), by two min cuts.
+
+    Every row of that model other than the cardinality rows is z_a >= z_b (dominance),
+    z_a + z_b >= 1 or z_a + z_b <= 1 (conflicts): two variables per row, so the LP has half-integral
+    optima that a min cut on the doubled graph finds (Hochbaum's 2VPI method). With x_k = z_k and
+    y_k = 1 - z_k as separate 0-1 nodes and z = (x + 1 - y) / 2, each row becomes two closure
+    constraints (dominance: x_a >= x_b, y_b >= y_a; not both negative: x_a >= y_b, x_b >= y_a; not
+    both positive: y_a >= x_b, y_b >= x_a), and min w^T z over the LP is half the minimum cut of the
+    closure network with source -> y_k and x_k -> sink of capacity w_k (Picard's maximum weight
+    closure); max w^T z is w(all) minus half the cut with the capacities swapped. Since the LP
+    contains every feasible z of the 0-1 model, eta' >= ceil(min) - lambda_bar and
+    eta' >= lambda_bar - floor(max). Never above ``combinatorial_bound``; it needs no MIP and so
+    scales to the largest instances. ``rows``: the pair rows (``solver._pair_cuts`` with dominance
+    and conflicts), when the caller has built them already.
+    """
+    h = len(reduction.w)
+    w = np.asarray(reduction.w, dtype=np.int64)
+    x, y = np.arange(h), np.arange(h, 2 * h)
+    tails, heads = _closure_arcs(reduction, lower, upper, rows)
+    low_cut, _ = _closure_cut(2 * h, y, w, x, w, tails, heads)
+    high_cut, _ = _closure_cut(2 * h, x, w, y, w, tails, heads)
     min_count = math.ceil(low_cut / 2)
     max_count = int(w.sum()) - math.ceil(high_cut / 2)
     return float(max(0, min_count - reduction.lam_bar, reduction.lam_bar - max_count))
@@ -84,13 +122,15 @@ def _z_model(
     lower: float,
     upper: float,
     cuts: list[tuple[np.ndarray, np.ndarray]],
+    rows: tuple | None = None,
 ) -> highspy.HighsLp:
-    """min eta' over z in {0,1}^h subject to the dominance and conflict pairs, the no-good ``cuts``
-    (index array, sign array: sum over z = 1 entries minus over z = 0 entries <= ones - 1) and
-    lambda_bar - eta' <= w^T z <= lambda_bar + eta'. Columns: z (h), then eta'."""
+    """min eta' over z in {0,1}^h subject to the dominance and conflict pairs (``rows``, built here
+    when None), the no-good ``cuts`` (index array, sign array: sum over z = 1 entries minus over
+    z = 0 entries <= ones - 1) and lambda_bar - eta' <= w^T z <= lambda_bar + eta'. Columns: z (h),
+    then eta'."""
     h = len(reduction.w)
     blocks, lo, hi = [], [], []
-    for cut in _pair_cuts(reduction, lower, upper, True, True):
+    for cut in _pair_cuts(reduction, lower, upper, True, True) if rows is None else rows:
         n = len(cut.pairs)
         if n:
             blocks.append(
@@ -138,6 +178,7 @@ def combinatorial_bound(
     time_limit: float,
     start_z: np.ndarray | None = None,
     cuts: list | None = None,
+    rows: tuple | None = None,
     threads: int = 1,
     seed: int = 0,
 ) -> tuple[float, np.ndarray | None, bool]:
@@ -163,7 +204,7 @@ def combinatorial_bound(
     is then implied). The pair lists are those of ``cuts.py`` (conflicts implied by a dominance pair
     and another conflict are left out; with (a) present they follow).
     """
-    lp = _z_model(reduction, lower, upper, cuts or [])
+    lp = _z_model(reduction, lower, upper, cuts or [], rows)
     highs = highspy.Highs()
     for name, value in {
         "output_flag": False,
