@@ -18,7 +18,8 @@ of ``solve_exact``, stop as soon as the incumbent's eta meets the lower bound:
 4b. ``clique`` (lower bound): the LP of that model with clique inequalities (packings of patterns
    whose trees voting one sign are pairwise disjoint) and dominance rows, by cutting planes, on the
    side of lambda_bar where the incumbent's count lies (``clique.clique_bound``); it reaches the
-   optimum on most instances the cover LP leaves open, in seconds where step 5 takes tens.
+   optimum on most instances the cover LP leaves open, in seconds where step 5 takes tens. Skipped
+   above ``clique.MAX_TREES`` merged trees (it tabulates all 2^q sets of them).
 5. ``combinatorial`` (lower bound): drop alpha and keep only the pair implications every feasible z
    obeys (dominance and conflicts, ``cuts.py``); the resulting 0-1 model on z alone is solved by
    HiGHS (``combinatorial_bound``, whose docstring has the validity argument).
@@ -289,7 +290,9 @@ def solve_exact(
 
     clique_deadline = started + clique_share * time_limit
     if clique and q <= MAX_TREES and time.monotonic() < clique_deadline:
-        sides = (-1, 1)  # the incumbent's count says on which side of lambda_bar the optimum lies
+        # The bound is valid from either side; it can only be positive from the side of lambda_bar
+        # where the optimum's count lies, most likely the incumbent's (a hole may put it across).
+        sides = (-1, 1)
         if state["alpha"] is not None:
             count = float(w @ (C @ state["alpha"] > 0))
             sides = (-1,) if count > lam_bar else (1,)
