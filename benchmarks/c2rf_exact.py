@@ -33,14 +33,12 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from c2rf import PAPER_DATASETS, load
+from c2rf import add_instance_options, instances
 
 from forestrepro.c2rf.approaches import APPROACHES
 from forestrepro.c2rf.exact import STEPS, solve_exact
-from forestrepro.c2rf.instances import build_instance
 from forestrepro.c2rf.preprocess import reduce
 from forestrepro.c2rf.solver import solve
-from forestrepro.evaluation.seeds import derive_seed
 
 
 def kind(R: np.ndarray, lam: int, z: np.ndarray | None, eta: float) -> str:
@@ -60,17 +58,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--datasets", nargs="+", default=PAPER_DATASETS)
-    parser.add_argument("--samples", nargs="+", type=int, default=[0])
-    parser.add_argument("--sampling", nargs="+", choices=["biased", "srs"], default=["biased"])
-    parser.add_argument("--bias", choices=["share", "inclusion"], default="inclusion")
+    add_instance_options(parser)
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument(
         "--off", nargs="+", choices=STEPS, default=[], help="steps of the chain to switch off"
     )
     parser.add_argument("--no-baseline", action="store_true", help="skip p-C2RF+")
-    parser.add_argument("--root-seed", type=int, default=0)
-    parser.add_argument("--mirror", default=None, help="data mirror directory (default: ../shared/datasets)")
     parser.add_argument("--out", default=None, help="write every row to this CSV")
     args = parser.parse_args(argv)
 
@@ -85,53 +78,45 @@ def main(argv: list[str] | None = None) -> None:
         header += f" | {'p-C2RF+ eta':>11s} {'bound':>6s} {'status':10s} {'sec':>6s}"
     print(header, flush=True)
     rows = []
-    for name in args.datasets:
-        X, y = load(name, args.mirror)
-        for sampling in args.sampling:
-            for sample in args.samples:
-                seed = derive_seed(args.root_seed, "c2rf", name, sampling, sample)
-                instance = build_instance(X, y, sampling=sampling, seed=seed, bias=args.bias)
-                R, lam = instance.R, instance.lam
-                h = len(reduce(R, lam, 1.0, 100.0).w)
-                off = dict.fromkeys(args.off, False)
-                exact = solve_exact(R, lam, time_limit=args.time_limit, seed=seed, **off)
-                row = {
-                    "dataset": name,
-                    "sampling": sampling,
-                    "sample": sample,
-                    "m": R.shape[1],
-                    "h": h,
-                    "lam": lam,
-                    "kind": kind(R, lam, exact.z, exact.eta),
-                    "eta": exact.eta,
-                    "bound": exact.best_bound,
-                    "status": exact.status,
-                    "solved_by": exact.solved_by,
-                    "seconds": exact.seconds,
-                    "steps": exact.steps,
-                }
-                line = (
-                    f"{name:12s} {sampling:8s} {sample:2d} {R.shape[1]:6d} {h:6d} {lam:6d} {row['kind']:9s} | "
-                    f"{exact.eta:6.0f} {exact.best_bound:6.0f} {exact.status:10s} {exact.solved_by:13s} "
-                    f"{exact.seconds:6.1f}"
-                )
-                if not args.no_baseline:
-                    started = time.monotonic()
-                    base = solve(R, lam, time_limit=args.time_limit, seed=seed, **APPROACHES["p-C2RF+"])
-                    row.update(
-                        base_eta=base.eta,
-                        base_bound=base.best_bound,
-                        base_status=base.status,
-                        base_seconds=time.monotonic() - started,
-                    )
-                    line += (
-                        f" | {base.eta:11.0f} {base.best_bound:6.0f} {base.status:10s} "
-                        f"{row['base_seconds']:6.1f}"
-                    )
-                    if exact.status == "optimal" and base.status == "optimal" and base.eta != exact.eta:
-                        line += "  MISMATCH"
-                rows.append(row)
-                print(line, flush=True)
+    for name, sampling, sample, seed, instance in instances(args):
+        R, lam = instance.R, instance.lam
+        h = len(reduce(R, lam, 1.0, 100.0).w)
+        off = dict.fromkeys(args.off, False)
+        exact = solve_exact(R, lam, time_limit=args.time_limit, seed=seed, **off)
+        row = {
+            "dataset": name,
+            "sampling": sampling,
+            "sample": sample,
+            "m": R.shape[1],
+            "h": h,
+            "lam": lam,
+            "kind": kind(R, lam, exact.z, exact.eta),
+            "eta": exact.eta,
+            "bound": exact.best_bound,
+            "status": exact.status,
+            "solved_by": exact.solved_by,
+            "seconds": exact.seconds,
+            "steps": exact.steps,
+        }
+        line = (
+            f"{name:12s} {sampling:8s} {sample:2d} {R.shape[1]:6d} {h:6d} {lam:6d} {row['kind']:9s} | "
+            f"{exact.eta:6.0f} {exact.best_bound:6.0f} {exact.status:10s} {exact.solved_by:13s} "
+            f"{exact.seconds:6.1f}"
+        )
+        if not args.no_baseline:
+            started = time.monotonic()
+            base = solve(R, lam, time_limit=args.time_limit, seed=seed, **APPROACHES["p-C2RF+"])
+            row.update(
+                base_eta=base.eta,
+                base_bound=base.best_bound,
+                base_status=base.status,
+                base_seconds=time.monotonic() - started,
+            )
+            line += f" | {base.eta:11.0f} {base.best_bound:6.0f} {base.status:10s} {row['base_seconds']:6.1f}"
+            if exact.status == "optimal" and base.status == "optimal" and base.eta != exact.eta:
+                line += "  MISMATCH"
+        rows.append(row)
+        print(line, flush=True)
     frame = pd.DataFrame(rows)
     if args.out:
         frame.to_csv(args.out, index=False)

@@ -36,12 +36,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from c2rf import PAPER_DATASETS, load
+from c2rf import add_instance_options, instances
 
 from forestrepro.c2rf.bounds import _z_model, cover_lp_minimum, realisability_cut
-from forestrepro.c2rf.instances import build_instance
 from forestrepro.c2rf.preprocess import reduce
-from forestrepro.evaluation.seeds import derive_seed
 
 
 def restricted_minimum(reduction, z_lp: np.ndarray, time_limit: float) -> tuple[str, np.ndarray | None]:
@@ -67,13 +65,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--datasets", nargs="+", default=PAPER_DATASETS)
-    parser.add_argument("--samples", nargs="+", type=int, default=[0])
-    parser.add_argument("--sampling", nargs="+", choices=["biased", "srs"], default=["biased"])
-    parser.add_argument("--bias", choices=["share", "inclusion"], default="inclusion")
+    add_instance_options(parser)
     parser.add_argument("--time-limit", type=float, default=120.0, help="for the restricted 0-1 model")
-    parser.add_argument("--root-seed", type=int, default=0)
-    parser.add_argument("--mirror", default=None, help="data mirror directory (default: ../shared/datasets)")
     args = parser.parse_args(argv)
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     print(
@@ -81,33 +74,28 @@ def main(argv: list[str] | None = None) -> None:
         f"{'LP bound':>8s} {'0-1 model':>10s} {'eta_0-1':>8s} {'meet':>5s}  realisable  sec",
         flush=True,
     )
-    for name in args.datasets:
-        X, y = load(name, args.mirror)
-        for sampling in args.sampling:
-            for sample in args.samples:
-                seed = derive_seed(args.root_seed, "c2rf", name, sampling, sample)
-                instance = build_instance(X, y, sampling=sampling, seed=seed, bias=args.bias)
-                reduction = reduce(instance.R, instance.lam, 1.0, 100.0)
-                if len(reduction.w) == 0:
-                    continue
-                started = time.monotonic()
-                value, z_lp = cover_lp_minimum(reduction, 1.0, 100.0)
-                bound = math.ceil(value - 1e-9) - reduction.lam_bar
-                status, z = restricted_minimum(reduction, z_lp, args.time_limit)
-                eta = None if z is None else int(reduction.w @ z) - reduction.lam_bar
-                if eta is not None and eta <= 0:
-                    continue
-                realised = "-"
-                if z is not None:
-                    alpha, cut = realisability_cut(reduction.coefficients, z, 1.0, 100.0)
-                    realised = "yes" if alpha is not None else f"no ({0 if cut is None else len(cut[0])})"
-                print(
-                    f"{name:12s} {sampling:8s} {sample:2d} {len(reduction.w):6d} {reduction.lam_bar:7d} "
-                    f"{int((z_lp == 0.5).sum()):6d} {bound:8d} {status.split('.')[-1][1:]:>10s} "
-                    f"{'-' if eta is None else eta:>8} {str(eta == bound):>5s}  {realised:10s} "
-                    f"{time.monotonic() - started:5.1f}",
-                    flush=True,
-                )
+    for name, sampling, sample, _, instance in instances(args):
+        reduction = reduce(instance.R, instance.lam, 1.0, 100.0)
+        if len(reduction.w) == 0:
+            continue
+        started = time.monotonic()
+        value, z_lp = cover_lp_minimum(reduction, 1.0, 100.0)
+        bound = math.ceil(value - 1e-9) - reduction.lam_bar
+        status, z = restricted_minimum(reduction, z_lp, args.time_limit)
+        eta = None if z is None else int(reduction.w @ z) - reduction.lam_bar
+        if eta is not None and eta <= 0:
+            continue
+        realised = "-"
+        if z is not None:
+            alpha, cut = realisability_cut(reduction.coefficients, z, 1.0, 100.0)
+            realised = "yes" if alpha is not None else f"no ({0 if cut is None else len(cut[0])})"
+        print(
+            f"{name:12s} {sampling:8s} {sample:2d} {len(reduction.w):6d} {reduction.lam_bar:7d} "
+            f"{int((z_lp == 0.5).sum()):6d} {bound:8d} {status.split('.')[-1][1:]:>10s} "
+            f"{'-' if eta is None else eta:>8} {str(eta == bound):>5s}  {realised:10s} "
+            f"{time.monotonic() - started:5.1f}",
+            flush=True,
+        )
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
 
 
