@@ -49,16 +49,14 @@ def _closure_cut(
     return int(found.flow_value), reached[:n]
 
 
-def _closure_arcs(
-    reduction: Reduction, lower: float, upper: float, rows: tuple | None
-) -> tuple[np.ndarray, np.ndarray]:
+def _closure_arcs(reduction: Reduction, lower: float, upper: float) -> tuple[np.ndarray, np.ndarray]:
     """The closure constraints of the 0-1 model's pair rows on the doubled nodes x_k = k (z_k = 1)
     and y_k = h + k (z_k = 0), as arcs tail -> head: "tail in the closure requires head in it"
     (``lp_cover_bound``'s docstring lists them)."""
     h = len(reduction.w)
     x, y = np.arange(h), np.arange(h, 2 * h)
     tails, heads = [], []
-    for cut in _pair_cuts(reduction, lower, upper, True, True) if rows is None else rows:
+    for cut in _pair_cuts(reduction, lower, upper, True, True):
         a, b = cut.pairs[:, 0], cut.pairs[:, 1]
         if cut.c_b < 0:  # dominance z_a >= z_b
             tails += [x[b], y[a]]
@@ -74,19 +72,17 @@ def _closure_arcs(
     return tails, heads
 
 
-def cover_lp_minimum(
-    reduction: Reduction, lower: float, upper: float, rows: tuple | None = None
-) -> tuple[float, np.ndarray]:
+def cover_lp_minimum(reduction: Reduction, lower: float, upper: float) -> tuple[float, np.ndarray]:
     """min w^T z over the LP of ``lp_cover_bound`` and a half-integral z attaining it (entries 0,
     1/2, 1), read off the maximum weight closure: z_k = (x_k + 1 - y_k) / 2."""
     h = len(reduction.w)
     w = np.asarray(reduction.w, dtype=np.int64)
     x, y = np.arange(h), np.arange(h, 2 * h)
-    cut, closure = _closure_cut(2 * h, y, w, x, w, *_closure_arcs(reduction, lower, upper, rows), side=True)
+    cut, closure = _closure_cut(2 * h, y, w, x, w, *_closure_arcs(reduction, lower, upper), side=True)
     return cut / 2, (closure[x].astype(np.float64) + 1.0 - closure[y]) / 2.0
 
 
-def lp_cover_bound(reduction: Reduction, lower: float, upper: float, rows: tuple | None = None) -> float:
+def lp_cover_bound(reduction: Reduction, lower: float, upper: float) -> float:
     """The LP relaxation of the 0-1 model of ``combinatorial_bound`` (z in [0, 1]), by two min cuts.
 
     Every row of that model other than the cardinality rows is z_a >= z_b (dominance),
@@ -99,13 +95,12 @@ def lp_cover_bound(reduction: Reduction, lower: float, upper: float, rows: tuple
     closure); max w^T z is w(all) minus half the cut with the capacities swapped. Since the LP
     contains every feasible z of the 0-1 model, eta' >= ceil(min) - lambda_bar and
     eta' >= lambda_bar - floor(max). Never above ``combinatorial_bound``; it needs no MIP and so
-    scales to the largest instances. ``rows``: the pair rows (``solver._pair_cuts`` with dominance
-    and conflicts), when the caller has built them already.
+    scales to the largest instances.
     """
     h = len(reduction.w)
     w = np.asarray(reduction.w, dtype=np.int64)
     x, y = np.arange(h), np.arange(h, 2 * h)
-    tails, heads = _closure_arcs(reduction, lower, upper, rows)
+    tails, heads = _closure_arcs(reduction, lower, upper)
     low_cut, _ = _closure_cut(2 * h, y, w, x, w, tails, heads)
     high_cut, _ = _closure_cut(2 * h, x, w, y, w, tails, heads)
     min_count = math.ceil(low_cut / 2)
@@ -122,15 +117,13 @@ def _z_model(
     lower: float,
     upper: float,
     cuts: list[tuple[np.ndarray, np.ndarray]],
-    rows: tuple | None = None,
 ) -> highspy.HighsLp:
-    """min eta' over z in {0,1}^h subject to the dominance and conflict pairs (``rows``, built here
-    when None), the no-good ``cuts`` (index array, sign array: sum over z = 1 entries minus over
+    """min eta' over z in {0,1}^h subject to the dominance and conflict pairs, the no-good ``cuts`` (index array, sign array: sum over z = 1 entries minus over
     z = 0 entries <= ones - 1) and lambda_bar - eta' <= w^T z <= lambda_bar + eta'. Columns: z (h),
     then eta'."""
     h = len(reduction.w)
     blocks, lo, hi = [], [], []
-    for cut in _pair_cuts(reduction, lower, upper, True, True) if rows is None else rows:
+    for cut in _pair_cuts(reduction, lower, upper, True, True):
         n = len(cut.pairs)
         if n:
             blocks.append(
@@ -178,7 +171,6 @@ def combinatorial_bound(
     time_limit: float,
     start_z: np.ndarray | None = None,
     cuts: list | None = None,
-    rows: tuple | None = None,
     threads: int = 1,
     seed: int = 0,
 ) -> tuple[float, np.ndarray | None, bool]:
@@ -204,7 +196,7 @@ def combinatorial_bound(
     is then implied). The pair lists are those of ``cuts.py`` (conflicts implied by a dominance pair
     and another conflict are left out; with (a) present they follow).
     """
-    lp = _z_model(reduction, lower, upper, cuts or [], rows)
+    lp = _z_model(reduction, lower, upper, cuts or [])
     highs = highspy.Highs()
     for name, value in {
         "output_flag": False,

@@ -166,7 +166,6 @@ def clique_weight(
     *,
     time_limit: float,
     dominance: bool = True,
-    order: np.ndarray | None = None,
     max_rounds: int = 1000,
     cuts_per_round: int = 2000,
     target: float = -math.inf,
@@ -183,7 +182,6 @@ def clique_weight(
     heuristic). The rounds also stop once the bound is at most ``target`` (the weight that would
     prove the incumbent optimal), or when the pace of the last three rounds cannot bring it there
     in the time left. ``history``, if given, receives (seconds, bound, rows) after every round.
-    ``order``: the dominance pairs of S, when the caller has them already.
     """
     started = time.monotonic()
     deadline = started + time_limit
@@ -194,7 +192,7 @@ def clique_weight(
     allowed = masks != 0  # D_k empty: k's score has sign -sigma for every alpha, so x_k = 0
     small = large = np.empty(0, dtype=np.int64)
     if dominance:
-        order = dominance_pairs(S) if order is None else order  # (a, b): s_a >= s_b componentwise
+        order = dominance_pairs(S)  # (a, b): s_a >= s_b componentwise
         if len(order):
             # D_small within D_large: negative side A_a within A_b, positive side B_b within B_a
             small, large = (order[:, 0], order[:, 1]) if sign < 0 else (order[:, 1], order[:, 0])
