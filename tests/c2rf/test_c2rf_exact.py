@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from forestrepro.c2rf import exact
 from forestrepro.c2rf.bounds import (
     _z_model,
     combinatorial_bound,
@@ -17,7 +18,7 @@ from forestrepro.c2rf.bounds import (
     lp_cover_bound,
     realisability_cut,
 )
-from forestrepro.c2rf.committees import committee_search, exact_eta
+from forestrepro.c2rf.committees import committee_search, committee_work, exact_eta
 from forestrepro.c2rf.exact import ExactResult, solve_exact
 from forestrepro.c2rf.preprocess import reduce
 from forestrepro.c2rf.solver import Result, solve
@@ -85,6 +86,50 @@ def test_committees_are_feasible_and_no_better_than_optimum(tiny_instances, medi
         assert np.all(np.abs(scores) >= 1)
         assert abs(int((scores > 0).sum()) - lam) == value + reduction.eta_offset >= eta
     assert found >= len(cases) // 2
+
+
+def test_committee_work_counts_both_loops():
+    # 3 trees over 10 patterns (3 each), 4 weightings of their 2^3 cells (3 each)
+    assert committee_work(3, 4, 10) == 3 * 10 + 3 * 4 * 8
+
+
+def test_committees_stop_at_their_work_limit(medium_instances):
+    """The search stops before the committee that would pass the limit: with no work allowed it
+    tries nothing; with exactly the work of all single trees it tries those and no pair."""
+    R, lam, _ = medium_instances[1]
+    r = reduce(R, lam, 1.0, 100.0)
+    assert committee_search(r.S, r.v, r.w, r.lam_bar, 1.0, 100.0, work_limit=0) == (float("inf"), None)
+    singles = sum(
+        committee_work(1, 1, len(r.w)) for g in range(r.S.shape[1]) if 1 + r.v.sum() - r.v[g] <= 100
+    )
+    limited = committee_search(r.S, r.v, r.w, r.lam_bar, 1.0, 100.0, work_limit=singles)
+    dictators = committee_search(r.S, r.v, r.w, r.lam_bar, 1.0, 100.0, max_committee=1)
+    assert limited[0] == dictators[0] and np.array_equal(limited[1], dictators[1])
+    pair = committee_search(r.S, r.v, r.w, r.lam_bar, 1.0, 100.0, work_limit=singles + 1)
+    assert pair[0] == dictators[0]  # the next committee (a pair) would pass the limit
+
+
+def test_the_committees_answer_does_not_depend_on_the_clock(medium_instances, monkeypatch):
+    """A machine so slow that every clock share is gone at once (each reading of the clock 5 s
+    later than the last) gets the same committees, hence the same alpha, as this one."""
+    normal = [solve_exact(R, lam, time_limit=10) for R, lam, _ in medium_instances]
+    by_committees = [i for i, result in enumerate(normal) if result.solved_by == "committees"]
+    assert by_committees
+
+    class SlowClock:
+        now = 0.0
+
+        @classmethod
+        def monotonic(cls) -> float:
+            cls.now += 5.0
+            return cls.now
+
+    monkeypatch.setattr(exact, "time", SlowClock)
+    for i in by_committees:
+        R, lam, _ = medium_instances[i]
+        slow = solve_exact(R, lam, time_limit=10)
+        assert slow.solved_by == "committees"
+        assert np.array_equal(slow.alpha, normal[i].alpha)
 
 
 def test_exact_eta_rejects_dead_points():

@@ -1,15 +1,26 @@
 """Upper bounds of the exact C2RF chain (``exact.py``, step 2): weighted-majority games with a
 small *committee* of merged trees, each candidate alpha's eta evaluated exactly in integer
-arithmetic."""
+arithmetic.
+
+The search is bounded by *work*, not by a clock: a committee of k trees with r weightings over h
+patterns costs ``committee_work`` = k h + k r 2^k units (the two loops of ``_committee_best``), and
+the search stops before the committee that would take it past its ``work_limit``. So which
+committees are tried, and which alpha is returned, is the same on every machine, under any load
+and whether or not numba's cache is warm (a clock bound made the first sample of a job differ:
+compiling or loading the kernel ate the share). ``WORK_PER_SECOND`` converts a time share into
+work at the pace measured on the machine that made the committed records.
+"""
 
 from __future__ import annotations
 
 import itertools
 import math
-import time
 
 import numba
 import numpy as np
+
+WORK_PER_SECOND = 4e8  # committee_work units per CPU second: 3.8e8-7.6e8 measured on connect_4, adult,
+# magic, coil2000 and waveform_40 (biased samples 0-1, one core beside two jobs), the slowest rounded
 
 
 @numba.njit(cache=True)
@@ -82,6 +93,11 @@ def _weight_vectors(k: int, largest: int) -> np.ndarray:
     return np.array(rows, dtype=np.int64)
 
 
+def committee_work(k: int, weightings: int, patterns: int) -> int:
+    """Work units of one ``_committee_best`` call: k per pattern (its cell), k per cell and weighting."""
+    return k * patterns + k * weightings * (1 << k)
+
+
 def exact_eta(S: np.ndarray, v: np.ndarray, w: np.ndarray, lam_bar: int, alpha: np.ndarray) -> float:
     """eta' of alpha (over merged trees) with the model's definition: inf if some free pattern has
     |alpha^T s_k| < 1 (the dead zone of (0b)-(0c)), else |sum_k w_k [alpha^T s_k >= 1] - lambda_bar|."""
@@ -101,7 +117,7 @@ def committee_search(
     max_committee: int = 5,
     max_weight: int = 5,
     max_weight_large: int = 3,
-    deadline: float = math.inf,
+    work_limit: float = math.inf,
 ) -> tuple[float, np.ndarray | None]:
     """Best (eta', alpha) over committees of 1..``max_committee`` merged trees (None if none is feasible).
 
@@ -111,7 +127,8 @@ def committee_search(
     tree alpha_g = c, where K = 1 + sum_{g not in G} v_g (more than the others' total vote) and
     c = max(l, 1) (so integer scores != 0 have |score| >= 1). Only candidates with c K max(a) <= u
     are tried, so alpha lies in [l, u]. Each candidate's eta' is exact (``_committee_best``) and the
-    returned alpha is re-checked with ``exact_eta``. Stops at eta' = 0 or at ``deadline``.
+    returned alpha is re-checked with ``exact_eta``. Stops at eta' = 0 or before the committee that
+    would take the work done past ``work_limit`` (``committee_work``; the module docstring).
     """
     q = S.shape[1]
     S8 = np.ascontiguousarray(S, dtype=np.int8)
@@ -121,10 +138,9 @@ def committee_search(
     scale = max(float(lower), 1.0)
     best_eta, best_alpha = math.inf, None
     vectors: dict[tuple[int, int], np.ndarray] = {}
+    work = 0
     for k in range(1, min(max_committee, q) + 1):
         for members in itertools.combinations(range(q), k):
-            if time.monotonic() > deadline:
-                return best_eta, best_alpha
             members = np.array(members, dtype=np.int64)
             K = 1 + int(v.sum() - v[members].sum())
             cap = max_weight if k <= 4 else max_weight_large
@@ -134,6 +150,9 @@ def committee_search(
             key = (k, largest)
             if key not in vectors:
                 vectors[key] = _weight_vectors(k, largest)
+            work += committee_work(k, len(vectors[key]), len(w))
+            if work > work_limit:
+                return best_eta, best_alpha
             eta, row = _committee_best(S8, v, total, w, members, vectors[key], int(lam_bar))
             if eta < 0 or eta >= best_eta:
                 continue

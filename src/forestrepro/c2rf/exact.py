@@ -10,7 +10,8 @@ of ``solve_exact``, stop as soon as the incumbent's eta meets the lower bound:
    ``max_committee`` merged trees whose integer weights (scaled by K) outvote all other trees
    together, the other trees breaking the committee's ties (``committee_search``). A committee of
    one tree is a dictator. Each candidate alpha lies in [l, u] and its eta is evaluated exactly,
-   in integer arithmetic, with the model's definition (no point in the dead zone (-1, 1)).
+   in integer arithmetic, with the model's definition (no point in the dead zone (-1, 1)). Bounded
+   by work, not by the clock, so its alpha is the same on every machine.
 3. ``local_search`` (upper bound): ``heuristic.coordinate_search`` from the best committee, then
    ``heuristic.local_search``.
 4. ``cover`` (lower bound): the LP relaxation of the 0-1 model of step 5, solved exactly by two
@@ -53,7 +54,7 @@ import numpy as np
 
 from .bounds import combinatorial_bound, lp_cover_bound, realisability_cut
 from .clique import MAX_TREES, clique_bound
-from .committees import committee_search, exact_eta
+from .committees import WORK_PER_SECOND, committee_search, exact_eta
 from .cuts import row_big_m
 from .heuristic import Start, coordinate_search
 from .heuristic import local_search as run_local_search
@@ -143,9 +144,12 @@ def solve_exact(
 ) -> ExactResult:
     """Solve Problem (2) for votes ``R`` (t x m, +-1) and ``lam`` with the chain of the module
     docstring; each step is a keyword switch. ``time_limit`` bounds the whole call (HiGHS may
-    overrun a little). The committees may run until ``committee_share`` of it, the local search for
-    a tenth of it, the clique LP until ``clique_share`` of it, the 0-1 bound and its cut rounds
-    until ``bound_share`` of it has passed.
+    overrun a little). The committees may do the work of ``committee_share`` of it
+    (``committees.WORK_PER_SECOND``: work, not time, so their alpha does not depend on the machine
+    or its load); the local search runs for a tenth of it, the clique LP until ``clique_share`` of
+    it, the 0-1 bound and its cut rounds until ``bound_share`` of it has passed. Those steps stop at
+    the clock: where one is stopped, the result may differ on a slower or busier machine (the
+    record's ``steps`` and ``seconds`` show it).
 
     The result's eta is recomputed from alpha on the original R (z = [alpha^T r_i > 0]); status is
     'optimal' only when the proven bound meets that eta, otherwise 'time_limit' (or 'no_solution'
@@ -259,7 +263,7 @@ def solve_exact(
             max_committee,
             max_weight,
             max_weight_large,
-            started + committee_share * time_limit,
+            committee_share * time_limit * WORK_PER_SECOND,
         )
         offer(alpha, "committees")
         log("committees")
