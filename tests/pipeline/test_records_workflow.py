@@ -243,6 +243,10 @@ def test_a_cell_of_long_splits_is_computed_and_committed_split_by_split(tmp_path
     ), held
     assert re.search(r"\| yeast \| df \(DF\) \| [^|]+ \| \[[^]]+ ± ", held), held
     assert "wdf/main/wdf/yeast/repeat0.csv" not in held and "wdf/main/df/yeast/repeat0.csv" in held
+    assert (  # the provenance counts the records read and says what it leaves out
+        "tag: small; 2 run records of the 4 jobs" in held
+        and "not read, as their cells wait for other repeats: the records of 1 more finished job\n" in held
+    ), held
     assert (
         planned(snakemake(tmp_path, "--cores", "2", "--dry-run", overrides=wdf)).count("train") == 1
     )  # wdf's repeat1

@@ -46,8 +46,10 @@ def _counted(values) -> str:
     return ", ".join(f"{v} ({n})" for v, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def provenance_block(tag: str, records: list[dict], n_jobs: int) -> list:
-    """Where the report's numbers come from: its run records' commits, trees, code, machines.
+def provenance_block(tag: str, records: list[dict], n_jobs: int, held: int = 0) -> list:
+    """Where the report's numbers come from: its run records' commits, trees, code, machines;
+    ``held``: how many finished jobs' records a partial report does not read (their cells wait
+    for other repeats), so that the count of records read is not taken for the count made.
 
     Everything here is read from the records, nothing from the moment or machine the report
     is made on, so rebuilding the report from the same records gives the same bytes."""
@@ -60,6 +62,12 @@ def provenance_block(tag: str, records: list[dict], n_jobs: int) -> list:
         (
             f"tag: {tag}; {len(records)} run records of the {n_jobs} jobs, under results/runs/{tag}/ "
             "(each job's rows in <job>.csv, its spec, code, data and machine in <job>.provenance.json)"
+            + (
+                f"; not read, as their cells wait for other repeats: the records of {held} more finished "
+                f"job{'s' if held != 1 else ''}"
+                if held
+                else ""
+            )
         ),
         "commits the records were made at: "
         + (_counted(str(r["git"].get("commit")) for r in records) or "none"),
@@ -201,10 +209,10 @@ def build_report(
             )
         )
     pending = {} if partial is None else partial["pending"]
+    held = sum(why.startswith("finished") for why in pending.values())
     if partial is not None:
         failed = {job: why for job, why in pending.items() if why.startswith("failed")}
         stale = sum(why.startswith("stale") for why in pending.values())
-        held = sum(why.startswith("finished") for why in pending.values())
         waiting = partial["jobs"] - partial["finished"] - len(failed) - stale
         doc.add(
             Paragraph(
@@ -289,7 +297,7 @@ def build_report(
     )
     if sources:
         doc.add(Heading("Data"), Bullets(sources))
-    doc.add(*provenance_block(tag, records, n_jobs))
+    doc.add(*provenance_block(tag, records, n_jobs, held))
     doc.add(*records_block(tag, records, out_dir))
     _fill_contents(doc, contents_at, table_at)
     write_text_atomic(out_dir / "index.md", to_markdown(doc))
