@@ -2,7 +2,8 @@
 
 Checks what a user relies on: the report is made; a rerun with nothing changed does nothing;
 `--cores 1` and `--cores 2` give byte-identical tables; a run killed with SIGKILL resumes (after
-README's `--unlock`) without redoing finished jobs; bad input stops with a clear message.
+README's `--unlock`) without redoing finished jobs; a signal to a job's shell stops its command;
+bad input stops with a clear message.
 """
 
 import fcntl
@@ -327,3 +328,51 @@ def test_snakemake_lint_is_clean(tmp_path):
     proc = snakemake(tmp_path, "--lint", check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Congratulations, your workflow is in a good condition" in proc.stdout + proc.stderr
+
+
+def _running_commands(workdir: Path, word: str):
+    """Pids of the ``forestrepro.cli <word>`` processes running in ``workdir``."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+            cwd = os.readlink(proc / "cwd")
+        except OSError:
+            continue
+        if b"forestrepro.cli" in cmdline and word.encode() in cmdline and cwd == str(workdir):
+            pids.append(int(proc.name))
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads running commands from /proc")
+def test_a_signal_to_a_jobs_shell_stops_its_command_and_the_job_is_reported_failed(tmp_path):
+    """SIGTERM to the training job's shell alone (what Snakemake sends a job it kills, and what
+    `pkill -f <checkout>` hits): the shell passes it on (stopped_with_its_shell), so the training
+    command ends with it, writes no record, and the job is reported failed, with the stop in its
+    failure note. bash alone would die and leave the command running to write its record."""
+    slow = ["method.rf.params.n_estimators=20000", "method.rf.grid.k_offset=[-1,0,1]"]
+    proc = snakemake(
+        tmp_path, "only=brf/main/rf/sonar", "--cores", "1", "records", background=True, extra_overrides=slow
+    )
+    try:
+        deadline = time.time() + 600
+        while time.time() < deadline and proc.poll() is None and not _running_commands(tmp_path, "train"):
+            time.sleep(0.2)
+        (command,) = _running_commands(tmp_path, "train")
+        shell = int(Path(f"/proc/{command}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        os.kill(shell, signal.SIGTERM)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode != 0 and "Error in rule train" in out, out
+    deadline = time.time() + 30
+    while time.time() < deadline and _running_commands(tmp_path, "train"):
+        time.sleep(0.2)
+    outlived = _running_commands(tmp_path, "train")
+    for pid in outlived:
+        os.kill(pid, signal.SIGKILL)
+    assert not outlived, "the training command outlived its job's shell"
+    job = tmp_path / "results" / "runs" / "tiny" / "brf" / "main" / "rf" / "sonar"
+    assert not job.with_suffix(".csv").exists()
+    assert "(exit status 143)" in job.with_suffix(".failed.txt").read_text()

@@ -161,6 +161,19 @@ wildcard_constraints:
     scan="[a-z0-9]+/[A-Za-z0-9_]+/[0-9a-f]+",
 
 
+def stopped_with_its_shell(command):
+    """Shell that runs ``command`` so that a signal to the job's shell stops it too. bash does
+    not pass TERM or INT on to the command it waits for, and the job's shell is what Snakemake
+    signals when it kills a job (group and service jobs) and what a search by command line finds
+    (`pkill -f <checkout>` matches the shell, whose command names the checkout's src/, and not
+    the command). Signalled alone, the shell died and Snakemake reported the job failed, while
+    the command ran on, holding its cores, and later wrote outputs no run tracked (a C2RF job
+    stopped at its last sample wrote its record 10 minutes after Snakemake had exited). So the
+    command runs in the background, and the shell passes TERM and INT on to it, waits for it to
+    end and exits with its status (143 after a TERM); what it kept (results/cache/) stays."""
+    return f"{command} & pid=$!; trap 'kill -TERM $pid 2>/dev/null; wait $pid || true' TERM INT; wait $pid"
+
+
 def method_resources(method, key, default):
     return CFG["method"][method].get("resources", {}).get(key, default)
 

@@ -25,5 +25,7 @@ rule scan:
     conda:
         CONDA_ENV
     shell:
-        "{params.cli} scan --spec {params.spec} --data {input.data} --out {output}"
-        " --threads {threads} 2> {log}"
+        stopped_with_its_shell(
+            "{params.cli} scan --spec {params.spec} --data {input.data} --out {output}"
+            " --threads {threads} 2> {log}"
+        )

@@ -48,9 +48,12 @@ rule train:
     conda:
         CONDA_ENV
     shell:
-        "rm -f {params.failed}; {params.cli} train --spec {params.spec} --data {params.data}"
-        " --out {output.runs} --threads {threads} 2> {log}"
-        " || {{ status=$?; {{ tail -n 1 {log}; echo \"(exit status $status)\"; }} > {params.failed}; exit $status; }}"
+        "rm -f {params.failed}; "
+        + stopped_with_its_shell(
+            "{params.cli} train --spec {params.spec} --data {params.data}"
+            " --out {output.runs} --threads {threads} 2> {log}"
+        )
+        + " || {{ status=$?; {{ tail -n 1 {log}; echo \"(exit status $status)\"; }} > {params.failed}; exit $status; }}"
 
 
 # Why a stale record reruns: a note that exists only while its job runs (temp), so the next
