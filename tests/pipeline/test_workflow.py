@@ -37,13 +37,22 @@ TINY = [
 pytestmark = pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")
 
 
-def _overrides(extra=()):
-    return "overrides=[" + ",".join(f'"{o}"' for o in [*TINY, *extra]) + "]"
+def _overrides(extra=(), base=TINY):
+    return "overrides=[" + ",".join(f'"{o}"' for o in [*base, *extra]) + "]"
 
 
 def snakemake(
-    workdir: Path, *args: str, check: bool = True, extra_overrides=(), background=False, mirror=MIRROR
+    workdir: Path,
+    *args: str,
+    check: bool = True,
+    extra_overrides=(),
+    background=False,
+    mirror=MIRROR,
+    overrides=TINY,
+    tag="tiny",
 ):
+    """Snakemake on this checkout's Snakefile in ``workdir``, with ``overrides`` (the tiny
+    configuration unless given) and ``extra_overrides`` after them."""
     cmd = [
         SNAKEMAKE,
         "--snakefile",
@@ -51,8 +60,8 @@ def snakemake(
         "--directory",
         str(workdir),
         "--config",
-        "tag=tiny",
-        _overrides(extra_overrides),
+        f"tag={tag}",
+        _overrides(extra_overrides, overrides),
         *args,
     ]
     env = {**os.environ, "FORESTREPRO_MIRROR": str(mirror)}

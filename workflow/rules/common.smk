@@ -51,9 +51,10 @@ FIGURES = "figures"
 # Snakemake (make setup's .venv). Either way a step imports the library from this checkout's
 # src/ (SRC). Rules get the command as a param (snakemake --lint).
 CONDA_ENV = "../../environment.yml"
-FORESTREPRO = f"PYTHONPATH='{SRC}'${{PYTHONPATH:+:$PYTHONPATH}} " + (
-    "python" if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method else sys.executable
-) + " -m forestrepro.cli"
+PYTHON = "python" if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method else sys.executable
+FORESTREPRO = f"PYTHONPATH='{SRC}'${{PYTHONPATH:+:$PYTHONPATH}} {PYTHON} -m forestrepro.cli"
+# A job's finished pieces committed from another session or machine (workflow/scripts/pieces.py)
+PIECES = f"{PYTHON} {Path(workflow.basedir) / 'workflow' / 'scripts' / 'pieces.py'}"
 
 
 def _check_run_config():
@@ -172,6 +173,12 @@ def stopped_with_its_shell(command):
     command runs in the background, and the shell passes TERM and INT on to it, waits for it to
     end and exits with its status (143 after a TERM); what it kept (results/cache/) stays."""
     return f"{command} & pid=$!; trap 'kill -TERM $pid 2>/dev/null; wait $pid || true' TERM INT; wait $pid"
+
+
+def noted_if_failed(command, log, note):
+    """Shell that runs ``command`` and, if it fails, writes ``note`` (the last line of ``log``
+    and the exit status, which a partial report shows) and exits with its status."""
+    return f"{command} || {{{{ status=$?; {{{{ tail -n 1 {log}; echo \"(exit status $status)\"; }}}} > {note}; exit $status; }}}}"
 
 
 def method_resources(method, key, default):

@@ -41,19 +41,29 @@ rule train:
         spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{wc.job}.json",
         data=lambda wc: data_of(JOB_BY_PATH[wc.job].dataset),
         failed=lambda wc: failure_note_of(JOB_BY_PATH[wc.job]),
+        pieces=lambda wc: f"{RESULTS}/runs/{TAG}/pieces/{wc.job}",
+        restore=lambda wc: f"{PIECES} --tag {TAG} restore --job {wc.job}",
     threads: train_threads
     resources:
         mem_mb=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "mem_mb", 2000),
         runtime=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "runtime_min", 60),
     conda:
         CONDA_ENV
+    # first the job's committed pieces (workflow/scripts/pieces.py) go into results/cache/, so
+    # that it resumes from what a session elsewhere finished; once its record is written they go
     shell:
         "rm -f {params.failed}; "
-        + stopped_with_its_shell(
-            "{params.cli} train --spec {params.spec} --data {params.data}"
-            " --out {output.runs} --threads {threads} 2> {log}"
+        + noted_if_failed("{params.restore} > {log} 2>&1", "{log}", "{params.failed}")
+        + "; "
+        + noted_if_failed(
+            stopped_with_its_shell(
+                "{params.cli} train --spec {params.spec} --data {params.data}"
+                " --out {output.runs} --threads {threads} 2>> {log}"
+            ),
+            "{log}",
+            "{params.failed}",
         )
-        + " || {{ status=$?; {{ tail -n 1 {log}; echo \"(exit status $status)\"; }} > {params.failed}; exit $status; }}"
+        + "; rm -rf {params.pieces}"
 
 
 # Why a stale record reruns: a note that exists only while its job runs (temp), so the next

@@ -1,0 +1,183 @@
+"""workflow/scripts/pieces.py: a stopped job's finished pieces, committed in one checkout, let
+the same job resume in another (a fresh clone, another machine) with the numbers an
+uninterrupted run gives; pieces made by another library are not used."""
+
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from forestrepro.record.equivalence import is_time_column
+from forestrepro.record.store import read_rows
+
+from .test_workflow import snakemake as workflow_run
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "workflow" / "scripts" / "pieces.py"
+MIRROR = (REPO.parent / "shared" / "datasets").resolve()
+KEY = "6c25034da06017a2878223ff9e99c59893ea5b417d2ed2f3f60d9ea34aafc333"
+JOB = "wdf/main/df/yeast"
+
+spec = importlib.util.spec_from_file_location("pieces", SCRIPT)
+pieces = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pieces)
+
+
+def test_cascade_keys_are_read_from_the_lines_kept_parts_log(tmp_path):
+    log = tmp_path / "job.log"
+    other = "f" * 64
+    log.write_text(
+        f"[forestrepro 20:18:40] kept level1_forest0 (0 s) in {KEY}.parts\n"
+        f"[forestrepro 20:18:40] kept level1_forest1 (12 s) in {KEY}.parts\n"
+        "[forestrepro 20:18:40] level 1: k-fold accuracy 0.6024 (best 0.6024, level 1)\n"
+        f"[forestrepro 20:19:00] read kept level1_forest0 from {other}.parts\n"
+        "[forestrepro 20:19:00] kept something in notakey.parts\n"
+    )
+    assert pieces.cascade_keys(log) == [KEY, other]
+    assert pieces.cascade_keys(tmp_path / "missing.log") == []
+
+
+def test_the_library_digest_follows_every_file_but_its_caches(tmp_path):
+    package = tmp_path / "forestrepro"
+    (package / "sub" / "__pycache__").mkdir(parents=True)
+    (package / "a.py").write_text("A = 1\n")
+    (package / "sub" / "b.yaml").write_text("b: 2\n")
+    before = pieces.library_digest(package)
+    (package / "sub" / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
+    assert pieces.library_digest(package) == before
+    (package / "sub" / "b.yaml").write_text("b: 3\n")
+    assert pieces.library_digest(package) != before
+    (package / "sub" / "b.yaml").write_text("b: 2\n")
+    (package / "sub" / "b.yaml").rename(package / "b.yaml")  # the same content elsewhere
+    assert pieces.library_digest(package) != before
+
+
+def test_pieces_made_by_another_library_are_not_restored(tmp_path, capsys):
+    layout = pieces.Layout(tmp_path / "results", "t")
+    committed = layout.pieces(JOB)
+    (committed / "cascades" / f"{KEY}.parts").mkdir(parents=True)
+    (committed / "cascades" / f"{KEY}.parts" / "level1_forest0.npz").write_bytes(b"piece")
+    manifest = {"library_sha256": pieces.library_digest(), "kept": "2026-12-01T20:00:00Z", "commit": "abc"}
+    (committed / "manifest.json").write_text(json.dumps({**manifest, "library_sha256": "0" * 64}))
+    assert pieces.restore(layout, JOB) == 0
+    assert "made by another version of the library; not used" in capsys.readouterr().out
+    assert not (layout.cache / "cascades").exists()
+    (committed / "manifest.json").write_text(json.dumps(manifest))
+    held = layout.cache / "cascades" / f"{KEY}.parts" / "level1_forest1.npz"
+    held.parent.mkdir(parents=True)
+    held.write_bytes(b"here already")
+    pieces.restore(layout, JOB)
+    assert "restored 1 committed piece file(s)" in capsys.readouterr().out
+    assert (held.parent / "level1_forest0.npz").read_bytes() == b"piece"
+    assert held.read_bytes() == b"here already"
+    assert pieces.restore(layout, "wdf/main/df/letter") == 0  # no pieces: nothing to say
+    assert capsys.readouterr().out == ""
+
+
+# Two kinds of pieces: a DF cascade's forests (YEAST, 1 of the quick profile's 2 splits, 100
+# trees a forest: stopped at its second level) and a nested-CV job's finished folds (RF on sonar,
+# 2 outer folds with a grid of 3: stopped once fold 0 is kept).
+CASCADE = (
+    "wdf/main/df/yeast",
+    [
+        "papers=[wdf]",
+        "paper.wdf.experiments.main.datasets=[yeast]",
+        "method.df.params.n_trees=100",
+        "protocol.wdf_holdout.repeats=1",
+    ],
+    lambda results: "kept level2_forest0" in _log_text(results, "wdf/main/df/yeast"),
+    "cascades",
+)
+FOLDS = (
+    "brf/main/rf/sonar",
+    [
+        "papers=[brf]",
+        "paper.brf.experiments.main.datasets=[sonar]",
+        "method.rf.params.n_estimators=300",
+        "method.rf.grid.k_offset=[-1,0,1]",
+    ],
+    lambda results: any((results / "cache" / "folds").glob("*/repeat0_fold0.json")),
+    "folds",
+)
+
+
+def _log_text(results: Path, job: str) -> str:
+    log = results / "logs" / "pieces" / "train" / f"{job}.log"
+    return log.read_text() if log.exists() else ""
+
+
+def snakemake(workdir: Path, job: str, overrides, background=False):
+    # only= goes with --config's other values, before the options
+    return workflow_run(
+        workdir,
+        f"only={job}",
+        "--cores",
+        "1",
+        "records",
+        overrides=overrides,
+        tag="pieces",
+        background=background,
+    )
+
+
+def keep(workdir: Path) -> str:
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--tag", "pieces", "keep"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return proc.stdout
+
+
+def _rows(workdir: Path, job: str):
+    rows = read_rows(workdir / "results" / "runs" / "pieces" / f"{job}.csv")
+    return rows[[c for c in rows.columns if not is_time_column(c)]]
+
+
+@pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")
+@pytest.mark.parametrize("job, overrides, stop_when, kind", [CASCADE, FOLDS], ids=["cascade", "folds"])
+def test_a_job_stopped_in_one_checkout_resumes_in_another_from_its_committed_pieces(
+    tmp_path, job, overrides, stop_when, kind
+):
+    stopped, resumed, whole = (tmp_path / name for name in ("stopped", "resumed", "whole"))
+    proc = snakemake(stopped, job, overrides, background=True)
+    try:
+        deadline = time.time() + 600
+        while time.time() < deadline and proc.poll() is None and not stop_when(stopped / "results"):
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode != 0 and not (stopped / "results" / "runs" / "pieces" / f"{job}.csv").exists()
+
+    said = keep(stopped)
+    committed = stopped / "results" / "runs" / "pieces" / "pieces" / job
+    manifest = json.loads((committed / "manifest.json").read_text())
+    assert f"{job}: kept" in said and manifest["files"][kind] >= 1, said
+    assert manifest["library_sha256"] == pieces.library_digest()
+    # what a clone carries: the committed pieces, and no cache
+    shutil.copytree(committed, resumed / "results" / "runs" / "pieces" / "pieces" / job)
+    snakemake(resumed, job, overrides)
+    text = _log_text(resumed / "results", job)
+    assert f"{job}: restored {sum(manifest['files'].values())} committed piece file(s)" in text
+    assert ("read kept level1_forest0 from" if kind == "cascades" else "repeat 0 fold 0: read from") in text
+    assert not (resumed / "results" / "runs" / "pieces" / "pieces" / job).exists()  # the record replaces them
+
+    snakemake(whole, job, overrides)
+    assert _rows(resumed, job).equals(_rows(whole, job))
+
+    # committed pieces of a job whose record is current are removed by keep
+    shutil.copytree(committed, resumed / "results" / "runs" / "pieces" / "pieces" / job)
+    assert "its record is current; removed its committed pieces" in keep(resumed)
+    assert not (resumed / "results" / "runs" / "pieces" / "pieces" / job).exists()

@@ -1,0 +1,228 @@
+"""Commit the finished pieces of unfinished jobs, so that a long job survives the end of a session.
+
+A long job keeps each finished piece in ``results/cache/`` as it goes, and a rerun resumes from
+them: a C2RF sample or a cross-validation fold (``folds/<digest>/``,
+``evaluation/fold_store.py``), a cascade forest's class vectors (``cascades/<key>.parts/``,
+``cascade/cache.py``). ``results/cache/`` is not committed, so on a fresh clone, or on another
+machine, a stopped job began again from nothing, and a job longer than a session never ended.
+This script carries those pieces through git:
+
+    python workflow/scripts/pieces.py keep --tag c2rf_600s    # results/cache -> results/runs/<tag>/pieces/<job>/
+    git add results/runs/c2rf_600s/pieces && git commit -m "Pieces only: ..."
+
+and the train rule runs ``pieces.py restore`` before each job: it copies the job's committed
+pieces into ``results/cache/`` (never over a piece already there), so the job resumes from them
+on any machine, and once the job's record is written the rule removes them (the record replaces
+them). ``keep`` also removes the committed pieces of a job whose record is current.
+
+A piece is only as good as the code that made it. ``keep`` writes, beside the pieces, the
+SHA-256 of the library (every file under ``src/forestrepro``), the commit, whether the library
+had uncommitted changes, and the time (``manifest.json``); ``restore`` uses a job's pieces only
+where the library's SHA-256 is the same now, and otherwise says so and leaves them: the job
+starts from nothing. Which directories are a job's: its fold stores are named by its spec (the
+same digest the job computes), and its cascades' by content keys, which the job's log names as
+it keeps or reads each forest.
+
+Scans are not kept: a scan's output is hundreds of MB (SEMG's training rows alone are 1,440 x
+95,292 float32, 549 MB), more than a repository should carry. A split is scanned again in each
+session that grows its cascades; the cascade's content key covers the scan's bytes, so its
+pieces are read only where the new scan is identical to the one they grew on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "src"))
+
+PACKAGE = REPO / "src" / "forestrepro"
+MANIFEST = "manifest.json"
+KINDS = ("folds", "cascades")  # the stores under results/cache/ whose pieces are a job's own
+# KeptParts' log lines (checkpoint/parts.py): "kept <name> (<s> s) in <key>.parts", "read kept <name> from <key>.parts"
+_PART_LINE = re.compile(r"(?:\bkept \S+ \(\d+ s\) in|\bread kept \S+ from) ([0-9a-f]{64})\.parts\b")
+
+
+def library_digest(package: Path = PACKAGE) -> str:
+    """SHA-256 over every library file's path and content (``__pycache__`` left out)."""
+    hasher = hashlib.sha256()
+    for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        hasher.update(f"{path.relative_to(package).as_posix()}\0".encode())
+        hasher.update(hashlib.sha256(path.read_bytes()).hexdigest().encode())
+    return hasher.hexdigest()
+
+
+def _git(*args: str) -> str | None:
+    try:
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def fold_stores(spec: dict) -> list[str]:
+    """The names of the job's fold stores under ``results/cache/folds/``, as ``runner.train``
+    names them (one per value of the experiment's sweep)."""
+    from forestrepro.evaluation.fold_store import FoldStore
+    from forestrepro.runner import _sweep_configs
+
+    return [
+        FoldStore.for_job(Path("."), spec, config).directory.name
+        for _, config in _sweep_configs(spec["method_config"], spec.get("sweep"))
+    ]
+
+
+def cascade_keys(log: Path) -> list[str]:
+    """The content keys of the parts the job's log says it kept or read, in order, once each."""
+    if not log.exists():
+        return []
+    return list(dict.fromkeys(_PART_LINE.findall(log.read_text(encoding="utf-8", errors="replace"))))
+
+
+class Layout:
+    """Where a tag's specs, records, logs, cache and committed pieces are, under ``results``."""
+
+    def __init__(self, results: Path, tag: str):
+        self.results, self.tag = Path(results), tag
+        self.cache = self.results / "cache"
+        self.runs = self.results / "runs" / tag
+
+    def pieces(self, job: str) -> Path:
+        return self.runs / "pieces" / job
+
+    def log(self, job: str) -> Path:
+        return self.results / "logs" / self.tag / "train" / f"{job}.log"
+
+    def record(self, job: str) -> Path:
+        return self.runs / f"{job}.csv"
+
+    def jobs(self) -> dict[str, dict]:
+        """``{job: spec}`` of the training jobs whose specs the workflow wrote for this tag (the
+        specs of tables, figures and the partial report are left out)."""
+        specs = self.runs / "specs"
+        found = {}
+        for path in sorted(specs.rglob("*.json")):
+            spec = json.loads(path.read_text(encoding="utf-8"))
+            if "method_config" in spec:
+                found[path.relative_to(specs).with_suffix("").as_posix()] = spec
+        return found
+
+    def cached(self, job: str, spec: dict) -> dict[str, list[Path]]:
+        """The job's piece directories in the cache, by kind (those that exist)."""
+        names = {"folds": fold_stores(spec), "cascades": [f"{k}.parts" for k in cascade_keys(self.log(job))]}
+        return {kind: [d for n in names[kind] if (d := self.cache / kind / n).is_dir()] for kind in KINDS}
+
+
+def _files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.is_file()) if directory.is_dir() else []
+
+
+def _is_current(layout: Layout, job: str, spec: dict) -> bool:
+    from forestrepro.record import Equivalences, FileHashes, record_status, spec_digest
+    from forestrepro.record.equivalence import LEDGER_NAME
+
+    ledger = layout.results / "runs" / LEDGER_NAME
+    return record_status(
+        layout.record(job), spec_digest(spec), FileHashes(PACKAGE), Equivalences.read(ledger)
+    ).current
+
+
+def keep(layout: Layout) -> int:
+    """Copy the cached pieces of every unfinished job of the tag into its committed pieces, and
+    remove the committed pieces of finished jobs; print what was done. Returns the exit code."""
+    from forestrepro.record.provenance import utc_now
+
+    digest = library_digest()
+    dirty = _git("status", "--porcelain", "--", str(PACKAGE))
+    commit = (_git("rev-parse", "HEAD") or "").strip() or None
+    for job, spec in layout.jobs().items():
+        committed = layout.pieces(job)
+        if _is_current(layout, job, spec):
+            if committed.exists():
+                shutil.rmtree(committed)
+                print(f"{job}: its record is current; removed its committed pieces")
+            continue
+        cached = layout.cached(job, spec)
+        files = {kind: [f for d in dirs for f in _files(d)] for kind, dirs in cached.items()}
+        if not any(files.values()):
+            continue  # nothing made here: committed pieces (from elsewhere) stay as they are
+        shutil.rmtree(committed, ignore_errors=True)
+        for kind, kind_files in files.items():
+            for f in kind_files:
+                target = committed / kind / f.relative_to(layout.cache / kind)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, target)
+        manifest = {
+            "job": job,
+            "tag": layout.tag,
+            "library_sha256": digest,
+            "commit": commit,
+            "library_clean": None if dirty is None else not dirty.strip(),
+            "machine": socket.gethostname(),
+            "kept": utc_now(),
+            "files": {kind: len(kind_files) for kind, kind_files in files.items()},
+        }
+        (committed / MANIFEST).write_text(
+            json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
+        print(
+            f"{job}: kept {', '.join(f'{n} {kind} file(s)' for kind, n in manifest['files'].items())} in {committed}"
+        )
+    return 0
+
+
+def restore(layout: Layout, job: str) -> int:
+    """Copy the job's committed pieces into the cache where they are absent, if the library
+    that made them is this one; print what was done. Returns the exit code."""
+    committed = layout.pieces(job)
+    manifest_path = committed / MANIFEST
+    if not manifest_path.exists():
+        return 0
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    if manifest.get("library_sha256") != library_digest():
+        print(
+            f"{job}: its committed pieces (kept {manifest.get('kept')} at {manifest.get('commit')}) were "
+            "made by another version of the library; not used, the job starts from nothing"
+        )
+        return 0
+    restored = 0
+    for kind in KINDS:
+        for f in _files(committed / kind):
+            target = layout.cache / kind / f.relative_to(committed / kind)
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, target)
+                restored += 1
+    print(
+        f"{job}: restored {restored} committed piece file(s) into {layout.cache} "
+        f"(kept {manifest.get('kept')} at {manifest.get('commit')} on {manifest.get('machine')})"
+    )
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", default="results", help="the results directory (default: results)")
+    parser.add_argument("--tag", required=True, help="the tag whose jobs' pieces to keep or restore")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser(
+        "keep", help="copy the cached pieces of the tag's unfinished jobs into results/runs/<tag>/pieces/"
+    )
+    one = sub.add_parser("restore", help="copy one job's committed pieces into results/cache/")
+    one.add_argument("--job", required=True, help="<paper>/<experiment>/<method>/<dataset>[/repeat<k>]")
+    args = parser.parse_args(argv)
+    layout = Layout(Path(args.results), args.tag)
+    if args.command == "keep":
+        return keep(layout)
+    return restore(layout, args.job)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
