@@ -95,6 +95,23 @@ CASCADE = (
     lambda results: "kept level2_forest0" in _log_text(results, "wdf/main/df/yeast"),
     "cascades",
 )
+# the same on a scanned split (LETTER's 16 features as a sequence): the clone scans again, with
+# 2 threads where the stopped run had 1, and must get the same bytes for the cascade's pieces to
+# be read (their content key covers the scan)
+SCANNED = (
+    "wdf/main/df/letter",
+    [
+        "papers=[wdf]",
+        "paper.wdf.experiments.main.datasets=[letter]",
+        "paper.wdf.dataset_options.letter.subsample_rows=300",
+        "+paper.wdf.dataset_options.letter.scan={shape:[16]}",
+        "protocol.wdf_holdout.repeats=1",
+        "method.df.params.scanner.n_trees=5",
+        "method.df.params.n_trees=100",
+    ],
+    lambda results: "kept level2_forest0" in _log_text(results, "wdf/main/df/letter"),
+    "cascades",
+)
 FOLDS = (
     "brf/main/rf/sonar",
     [
@@ -113,13 +130,13 @@ def _log_text(results: Path, job: str) -> str:
     return log.read_text() if log.exists() else ""
 
 
-def snakemake(workdir: Path, job: str, overrides, background=False):
+def snakemake(workdir: Path, job: str, overrides, background=False, cores=1):
     # only= goes with --config's other values, before the options
     return workflow_run(
         workdir,
         f"only={job}",
         "--cores",
-        "1",
+        str(cores),
         "records",
         overrides=overrides,
         tag="pieces",
@@ -144,7 +161,9 @@ def _rows(workdir: Path, job: str):
 
 
 @pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")
-@pytest.mark.parametrize("job, overrides, stop_when, kind", [CASCADE, FOLDS], ids=["cascade", "folds"])
+@pytest.mark.parametrize(
+    "job, overrides, stop_when, kind", [CASCADE, SCANNED, FOLDS], ids=["cascade", "scanned", "folds"]
+)
 def test_a_job_stopped_in_one_checkout_resumes_in_another_from_its_committed_pieces(
     tmp_path, job, overrides, stop_when, kind
 ):
@@ -168,7 +187,7 @@ def test_a_job_stopped_in_one_checkout_resumes_in_another_from_its_committed_pie
     assert manifest["library_sha256"] == pieces.library_digest()
     # what a clone carries: the committed pieces, and no cache
     shutil.copytree(committed, resumed / "results" / "runs" / "pieces" / "pieces" / job)
-    snakemake(resumed, job, overrides)
+    snakemake(resumed, job, overrides, cores=2)
     text = _log_text(resumed / "results", job)
     assert f"{job}: restored {sum(manifest['files'].values())} committed piece file(s)" in text
     assert ("read kept level1_forest0 from" if kind == "cascades" else "repeat 0 fold 0: read from") in text
