@@ -7,10 +7,13 @@ once (by the fold forest that did not grow on it) and of every test row ``--fold
 Both parts are linear in the number of trees. This script times them directly with ``--trees``
 trees: one fold forest's growth per window size and forest, and the classification of the
 windows of ``--rows`` rows by ``WindowForest`` (the scanner's classifier), and prints the
-estimate for the whole scan at ``--target-trees`` trees (the paper profile: 500), on one core.
+estimate for the whole scan at ``--target-trees`` trees (the paper profile: 500), with each
+count of ``--threads`` (the forests' ``n_jobs``; default 1), and the speed-up of each over the
+first, measured side by side in this process.
 
     .venv/bin/python benchmarks/scan_cost.py --dataset semg --shape 3000
     .venv/bin/python benchmarks/scan_cost.py --dataset mnist_test --shape 28x28
+    .venv/bin/python benchmarks/scan_cost.py --dataset semg --shape 3000 --trees 20 --threads 1 2
 
 The machine is shared: run it with nothing else busy, or read the estimate as an upper bound.
 """
@@ -30,6 +33,9 @@ def main() -> None:
     parser.add_argument("--target-trees", type=int, default=500)
     parser.add_argument("--folds", type=int, default=3)
     parser.add_argument("--max-train-windows", type=int, default=100_000)
+    parser.add_argument(
+        "--threads", type=int, nargs="+", default=[1], help="thread counts to time, side by side"
+    )
     args = parser.parse_args()
 
     X, classes, y = load_rows(args.dataset)
@@ -38,22 +44,42 @@ def main() -> None:
     order = np.random.default_rng(args.seed).permutation(len(y))
     fold_rows = order[: round((len(y) - n_test) * (args.folds - 1) / args.folds)]
     rows = np.sort(order[-args.rows :])
-    scale = args.target_trees / args.trees
     print(
         f"{args.dataset}: {len(y)} rows x {X.shape[1]} features, shape {args.shape}; "
         f"{args.trees} trees timed, {args.target_trees} estimated"
     )
+    estimates = {
+        threads: _estimate(args, X, classes, y, fold_rows, rows, classified_rows, threads)
+        for threads in args.threads
+    }
+    first = args.threads[0]
+    for threads, (grow, classify) in estimates.items():
+        print(
+            f"estimate for the whole scan at {args.target_trees} trees, {threads} thread(s): "
+            f"{(grow + classify) / 3600:.1f} h ({grow / 3600:.1f} h growing "
+            f"{len(default_window_sizes(args.shape)) * args.folds} fold forests of each kind, "
+            f"{classify / 3600:.1f} h classifying {classified_rows} rows' windows); "
+            f"speed-up over {first} thread(s): {sum(estimates[first]) / (grow + classify):.2f}x "
+            f"(growing {estimates[first][0] / grow:.2f}x, classifying {estimates[first][1] / classify:.2f}x)"
+        )
+
+
+def _estimate(args, X, classes, y, fold_rows, rows, classified_rows, threads):
+    """Time one fold forest per window size and forest, and the classification of ``rows``,
+    with ``threads`` threads; print the table; return the whole scan's (growing, classifying)
+    seconds at ``--target-trees``."""
+    scale = args.target_trees / args.trees
+    print(f"\n{threads} thread(s):")
     print(
         "| window | forest | grow one fold forest (s) | classify one row (s) "
         "| estimate: grow + classify (h) |"
     )
     print("|---|---|---|---|---|")
     total_grow = total_classify = 0.0
-    sizes = default_window_sizes(args.shape)
-    for size in sizes:
+    for size in default_window_sizes(args.shape):
         layout = window_layout(size, args.shape)
         windows, labels = sample_windows(X, y, fold_rows, layout, args.max_train_windows, args.seed)
-        for name, template in zip(("RF", "CRF"), member_templates(1, 1, args.trees, n_jobs=1)):
+        for name, template in zip(("RF", "CRF"), member_templates(1, 1, args.trees, n_jobs=threads)):
             model = seeded(template, args.seed)
             grow = timed(lambda: model.fit(windows, labels))[1]
             forest = WindowForest(model, len(classes))
@@ -68,12 +94,7 @@ def main() -> None:
                 f"{classify_all / 3600:.2f} |",
                 flush=True,
             )
-    print(
-        f"estimate for the whole scan at {args.target_trees} trees, one core: "
-        f"{(total_grow + total_classify) / 3600:.1f} h ({total_grow / 3600:.1f} h growing "
-        f"{len(sizes) * args.folds} fold forests of each kind, {total_classify / 3600:.1f} h "
-        f"classifying {classified_rows} rows' windows)"
-    )
+    return total_grow, total_classify
 
 
 if __name__ == "__main__":
