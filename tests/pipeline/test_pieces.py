@@ -81,6 +81,21 @@ def test_pieces_made_by_another_library_are_not_restored(tmp_path, capsys):
     assert capsys.readouterr().out == ""
 
 
+def test_keep_without_the_tags_specs_names_the_directory_and_fails(tmp_path, capsys):
+    assert pieces.keep(pieces.Layout(tmp_path / "results", "nosuch")) == 1
+    assert (
+        f"no job specs under {tmp_path / 'results' / 'runs' / 'nosuch' / 'specs'}" in capsys.readouterr().err
+    )
+
+
+def test_a_piece_still_being_written_is_not_a_piece(tmp_path):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "level1_forest0.npz").write_bytes(b"done")
+    (tmp_path / "d" / ".level1_forest1.npz.x8q2.tmp").write_bytes(b"half")
+    assert pieces._files(tmp_path) == [tmp_path / "d" / "level1_forest0.npz"]
+    assert pieces._copied([tmp_path / "d" / "gone.npz"], tmp_path, tmp_path / "to") == 0
+
+
 # Two kinds of pieces: a DF cascade's forests (YEAST, 1 of the quick profile's 2 splits, 100
 # trees a forest: stopped at its second level) and a nested-CV job's finished folds (RF on sonar,
 # 2 outer folds with a grid of 3: stopped once fold 0 is kept).

@@ -121,7 +121,31 @@ class Layout:
 
 
 def _files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*") if p.is_file()) if directory.is_dir() else []
+    """The pieces under ``directory``; a piece being written (``io.atomic_path``'s hidden
+    ``.<name>.<random>.tmp``) is not one yet."""
+    if not directory.is_dir():
+        return []
+    return sorted(
+        p
+        for p in directory.rglob("*")
+        if p.is_file() and not (p.name.startswith(".") and p.name.endswith(".tmp"))
+    )
+
+
+def _copied(files: list[Path], source: Path, target: Path) -> int:
+    """Copy each of ``files`` from under ``source`` to the same place under ``target``; one
+    that is gone by then (its job finished and cleared its store) is skipped. Returns how many
+    were copied."""
+    copied = 0
+    for f in files:
+        to = target / f.relative_to(source)
+        to.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            shutil.copyfile(f, to)
+        except FileNotFoundError:
+            continue
+        copied += 1
+    return copied
 
 
 def _is_current(layout: Layout, job: str, spec: dict) -> bool:
@@ -139,6 +163,13 @@ def keep(layout: Layout) -> int:
     remove the committed pieces of finished jobs; print what was done. Returns the exit code."""
     from forestrepro.record.provenance import utc_now
 
+    if not (layout.runs / "specs").is_dir():
+        print(
+            f"pieces.py: no job specs under {layout.runs / 'specs'}: run the workflow for tag "
+            f"{layout.tag!r} in this checkout first (or name the tag its jobs ran under)",
+            file=sys.stderr,
+        )
+        return 1
     digest = library_digest()
     dirty = _git("status", "--porcelain", "--", str(PACKAGE))
     commit = (_git("rev-parse", "HEAD") or "").strip() or None
@@ -154,11 +185,10 @@ def keep(layout: Layout) -> int:
         if not any(files.values()):
             continue  # nothing made here: committed pieces (from elsewhere) stay as they are
         shutil.rmtree(committed, ignore_errors=True)
-        for kind, kind_files in files.items():
-            for f in kind_files:
-                target = committed / kind / f.relative_to(layout.cache / kind)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(f, target)
+        counts = {
+            kind: _copied(kind_files, layout.cache / kind, committed / kind)
+            for kind, kind_files in files.items()
+        }
         manifest = {
             "job": job,
             "tag": layout.tag,
@@ -167,7 +197,7 @@ def keep(layout: Layout) -> int:
             "library_clean": None if dirty is None else not dirty.strip(),
             "machine": socket.gethostname(),
             "kept": utc_now(),
-            "files": {kind: len(kind_files) for kind, kind_files in files.items()},
+            "files": counts,
         }
         (committed / MANIFEST).write_text(
             json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
@@ -185,7 +215,11 @@ def restore(layout: Layout, job: str) -> int:
     manifest_path = committed / MANIFEST
     if not manifest_path.exists():
         return 0
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except ValueError as err:
+        print(f"pieces.py: {manifest_path} is not valid JSON ({err})", file=sys.stderr)
+        return 1
     if manifest.get("library_sha256") != library_digest():
         print(
             f"{job}: its committed pieces (kept {manifest.get('kept')} at {manifest.get('commit')}) were "
@@ -194,12 +228,12 @@ def restore(layout: Layout, job: str) -> int:
         return 0
     restored = 0
     for kind in KINDS:
-        for f in _files(committed / kind):
-            target = layout.cache / kind / f.relative_to(committed / kind)
-            if not target.exists():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(f, target)
-                restored += 1
+        absent = [
+            f
+            for f in _files(committed / kind)
+            if not (layout.cache / kind / f.relative_to(committed / kind)).exists()
+        ]
+        restored += _copied(absent, committed / kind, layout.cache / kind)
     print(
         f"{job}: restored {restored} committed piece file(s) into {layout.cache} "
         f"(kept {manifest.get('kept')} at {manifest.get('commit')} on {manifest.get('machine')})"
