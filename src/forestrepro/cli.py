@@ -61,9 +61,18 @@ def cmd_scan(args: argparse.Namespace) -> None:
 
 def cmd_train(args: argparse.Namespace) -> None:
     """Run one (paper, experiment, method, data set) job and write its run record."""
+    piece_log = None
+    if args.piece_log:  # what its kept pieces depend on, and where they are (record/pieces.py)
+        from .record.pieces import PieceLog
+
+        data = _read_json(Path(args.data).with_suffix(".provenance.json"))
+        piece_log = PieceLog(args.piece_log).install(data.get("code", {}).get("files"))
     from .runner import train
 
     train(args)
+    if piece_log is not None:  # the record replaces the pieces
+        piece_log.uninstall()
+        piece_log.path.unlink(missing_ok=True)
 
 
 def _runs_by_experiment(groups: list[list[str]]) -> dict[str, pd.DataFrame]:
@@ -221,6 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--out", required=True, help="the CSV to write (with its .provenance.json)")
         p.add_argument("--threads", type=int, default=1, help="the cores the job may use (default: 1)")
         p.set_defaults(func=command)
+        if name == "train":
+            p.add_argument(
+                "--piece-log",
+                help="a text file to append, as the job goes, each library file it imports (with its "
+                "SHA-256) and each cascade part it keeps or reads: what its kept pieces depend on "
+                "and where they are (removed once the record is written)",
+            )
 
     p = sub.add_parser("report", help=cmd_report.__doc__)
     p.add_argument("--tag", required=True, help="the run's tag (results/runs/<tag>)")

@@ -1,6 +1,7 @@
 """workflow/scripts/pieces.py: a stopped job's finished pieces, committed in one checkout, let
 the same job resume in another (a fresh clone, another machine) with the numbers an
-uninterrupted run gives; pieces made by another library are not used."""
+uninterrupted run gives; pieces made by other versions of the code they depend on are not
+used."""
 
 import importlib.util
 import json
@@ -14,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from forestrepro.record import FileHashes
 from forestrepro.record.equivalence import is_time_column
+from forestrepro.record.pieces import Pieces, append, read
 from forestrepro.record.store import read_rows
 
 from .test_workflow import snakemake as workflow_run
@@ -30,45 +33,24 @@ pieces = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(pieces)
 
 
-def test_cascade_keys_are_read_from_the_lines_kept_parts_log(tmp_path):
-    log = tmp_path / "job.log"
-    other = "f" * 64
-    log.write_text(
-        f"[forestrepro 20:18:40] kept level1_forest0 (0 s) in {KEY}.parts\n"
-        f"[forestrepro 20:18:40] kept level1_forest1 (12 s) in {KEY}.parts\n"
-        "[forestrepro 20:18:40] level 1: k-fold accuracy 0.6024 (best 0.6024, level 1)\n"
-        f"[forestrepro 20:19:00] read kept level1_forest0 from {other}.parts\n"
-        "[forestrepro 20:19:00] kept something in notakey.parts\n"
-    )
-    assert pieces.cascade_keys(log) == [KEY, other]
-    assert pieces.cascade_keys(tmp_path / "missing.log") == []
-
-
-def test_the_library_digest_follows_every_file_but_its_caches(tmp_path):
-    package = tmp_path / "forestrepro"
-    (package / "sub" / "__pycache__").mkdir(parents=True)
-    (package / "a.py").write_text("A = 1\n")
-    (package / "sub" / "b.yaml").write_text("b: 2\n")
-    before = pieces.library_digest(package)
-    (package / "sub" / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
-    assert pieces.library_digest(package) == before
-    (package / "sub" / "b.yaml").write_text("b: 3\n")
-    assert pieces.library_digest(package) != before
-    (package / "sub" / "b.yaml").write_text("b: 2\n")
-    (package / "sub" / "b.yaml").rename(package / "b.yaml")  # the same content elsewhere
-    assert pieces.library_digest(package) != before
-
-
-def test_pieces_made_by_another_library_are_not_restored(tmp_path, capsys):
+def test_pieces_whose_code_changed_are_not_restored_other_code_does_not_matter(tmp_path, capsys):
     layout = pieces.Layout(tmp_path / "results", "t")
     committed = layout.pieces(JOB)
     (committed / "cascades" / f"{KEY}.parts").mkdir(parents=True)
     (committed / "cascades" / f"{KEY}.parts" / "level1_forest0.npz").write_bytes(b"piece")
-    manifest = {"library_sha256": pieces.library_digest(), "kept": "2026-12-01T20:00:00Z", "commit": "abc"}
-    (committed / "manifest.json").write_text(json.dumps({**manifest, "library_sha256": "0" * 64}))
-    assert pieces.restore(layout, JOB) == 0
-    assert "made by another version of the library; not used" in capsys.readouterr().out
-    assert not (layout.cache / "cascades").exists()
+    hashes = FileHashes(pieces.PACKAGE)
+    code = {path: hashes(path) for path in ("cascade/forest.py", "cascade/cache.py")}
+    manifest = {"kept": "2026-12-01T20:00:00Z", "commit": "abc", "code": code}
+    for listed, why in (
+        ({**code, "cascade/forest.py": "0" * 64}, "(cascade/forest.py changed since they were made)"),
+        ({}, "(no code listed)"),
+    ):
+        (committed / "manifest.json").write_text(json.dumps({**manifest, "code": listed}))
+        assert pieces.restore(layout, JOB) == 0
+        assert f"are not used {why}; the job starts from nothing" in capsys.readouterr().out
+        assert not (layout.cache / "cascades").exists() and not layout.piece_log(JOB).exists()
+    # every file listed is as it was (what else changed since, another paper's method, say,
+    # does not matter): restored, never over a piece already there
     (committed / "manifest.json").write_text(json.dumps(manifest))
     held = layout.cache / "cascades" / f"{KEY}.parts" / "level1_forest1.npz"
     held.parent.mkdir(parents=True)
@@ -77,8 +59,61 @@ def test_pieces_made_by_another_library_are_not_restored(tmp_path, capsys):
     assert "restored 1 committed piece file(s)" in capsys.readouterr().out
     assert (held.parent / "level1_forest0.npz").read_bytes() == b"piece"
     assert held.read_bytes() == b"here already"
+    # should the job be kept again, its piece log lists them and their code
+    assert read(layout.piece_log(JOB)) == Pieces({path: [sha] for path, sha in code.items()}, [KEY])
     assert pieces.restore(layout, "wdf/main/df/letter") == 0  # no pieces: nothing to say
     assert capsys.readouterr().out == ""
+
+
+def _a_job_with_cached_pieces(layout):
+    spec = {"method_config": {"name": "df"}, "dataset": "yeast"}
+    (layout.runs / "specs" / "wdf" / "main" / "df").mkdir(parents=True)
+    (layout.runs / "specs" / f"{JOB}.json").write_text(json.dumps(spec))
+    fold = layout.cache / "folds" / pieces.fold_stores(spec)[0] / "repeat0_fold0.json"
+    cascade = layout.cache / "cascades" / f"{KEY}.parts" / "level1_forest0.npz"
+    for piece in (fold, cascade):
+        piece.parent.mkdir(parents=True)
+        piece.write_text("{}")
+    layout.piece_log(JOB).parent.mkdir(parents=True)
+    return fold.parent, cascade.parent
+
+
+def test_keep_leaves_pieces_whose_code_is_unknown_or_mixed(tmp_path, capsys):
+    layout = pieces.Layout(tmp_path / "results", "t")
+    _a_job_with_cached_pieces(layout)
+    for log, why in (
+        (None, "no piece log lists their code"),
+        (
+            f"code cascade/forest.py 1\ncode data/loader.py 2\nparts {KEY}\ncode cascade/forest.py 3\n",
+            "two versions of cascade/forest.py made them",
+        ),
+    ):
+        if log is not None:
+            layout.piece_log(JOB).write_text(log)
+        assert pieces.keep(layout) == 0
+        assert f"{JOB}: its cached pieces are not kept ({why})" in capsys.readouterr().out
+        assert not layout.pieces(JOB).exists()
+    layout.piece_log(JOB).write_text(f"code cascade/forest.py 1\ncode data/loader.py 2\nparts {KEY}\n")
+    pieces.keep(layout)
+    manifest = json.loads((layout.pieces(JOB) / "manifest.json").read_text())
+    assert manifest["code"] == {"cascade/forest.py": "1", "data/loader.py": "2"}
+    assert manifest["files"] == {"folds": 1, "cascades": 1}
+
+
+def test_cached_pieces_whose_code_changed_are_removed_before_the_job_runs(tmp_path, capsys):
+    layout = pieces.Layout(tmp_path / "results", "t")
+    fold, cascade = _a_job_with_cached_pieces(layout)
+    hashes = FileHashes(pieces.PACKAGE)
+    append(layout.piece_log(JOB), code={"cascade/forest.py": hashes("cascade/forest.py")}, parts=[KEY])
+    assert pieces.restore(layout, JOB) == 0  # as they were: kept, and nothing said
+    assert capsys.readouterr().out == "" and fold.is_dir() and cascade.is_dir()
+    append(layout.piece_log(JOB), code={"cascade/cache.py": "0" * 64})
+    assert pieces.restore(layout, JOB) == 0
+    assert (
+        f"{JOB}: removed its 2 cached piece directories: cascade/cache.py changed since they were made"
+        in capsys.readouterr().out
+    )
+    assert not fold.exists() and not cascade.exists() and not layout.piece_log(JOB).exists()
 
 
 def test_keep_without_the_tags_specs_names_the_directory_and_fails(tmp_path, capsys):
@@ -199,7 +234,10 @@ def test_a_job_stopped_in_one_checkout_resumes_in_another_from_its_committed_pie
     committed = stopped / "results" / "runs" / "pieces" / "pieces" / job
     manifest = json.loads((committed / "manifest.json").read_text())
     assert f"{job}: kept" in said and manifest["files"][kind] >= 1, said
-    assert manifest["library_sha256"] == pieces.library_digest()
+    # the code they depend on: what the job had imported, each file as it is
+    hashes = FileHashes(pieces.PACKAGE)
+    assert {"checkpoint/store.py", "runner.py"} <= set(manifest["code"])
+    assert all(hashes(path) == sha for path, sha in manifest["code"].items())
     # what a clone carries: the committed pieces, and no cache
     shutil.copytree(committed, resumed / "results" / "runs" / "pieces" / "pieces" / job)
     snakemake(resumed, job, overrides, cores=2)

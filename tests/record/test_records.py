@@ -1,6 +1,7 @@
 """Run records: exact round trip, provenance, and currency decided by content alone."""
 
 import json
+import logging
 import subprocess
 import sys
 
@@ -18,6 +19,7 @@ from forestrepro.record import (
     spec_digest,
     write_record,
 )
+from forestrepro.record.pieces import PieceLog, Pieces, read
 from forestrepro.record.provenance import code_digest
 
 
@@ -158,6 +160,55 @@ def test_a_job_imports_only_its_own_method(tmp_path):
     files = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert "ensembles/rcrf.py" in files
     assert "trees/banzhaf.py" not in files and "ensembles/brf.py" not in files and "c2rf/" not in files
+
+
+def test_the_piece_log_lists_each_library_file_as_it_is_imported_and_changes_no_import(tmp_path):
+    """record/pieces.py: what a job had imported is on file before the module runs, so a
+    piece written at any moment depends on no library file missing from the log."""
+    log = tmp_path / "pieces.txt"
+    script = (
+        "import json, sys\n"
+        "from forestrepro.record.pieces import PieceLog\n"
+        f"PieceLog({str(log)!r}).install({{'data/loader.py': 'd' * 64}})\n"
+        "assert 'forestrepro.ensembles.rcrf' not in sys.modules\n"
+        f"print(open({str(log)!r}).read().count('ensembles/rcrf.py'))\n"
+        "import forestrepro.ensembles.rcrf as m\n"
+        "from forestrepro.record import imported_code\n"
+        "print(m.__file__)\n"
+        "print(json.dumps(imported_code()))\n"
+    )
+    lines = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert lines[0] == "0"  # not before it is imported
+    assert lines[1].endswith("src/forestrepro/ensembles/rcrf.py")  # found where it is without the log
+    logged = read(log).code
+    assert logged.pop("data/loader.py") == ["d" * 64]  # the code that made the job's data
+    assert logged == {path: [sha] for path, sha in json.loads(lines[2]).items()}  # each, with its hash
+    assert "cli.py" not in logged and not any(p.startswith("record/") for p in logged)
+
+
+def test_the_piece_log_names_each_cascade_part_kept_or_read(tmp_path):
+    key, other = "6c25" + "0" * 60, "f" * 64
+    piece_log = PieceLog(tmp_path / "pieces.txt").install()
+    try:
+        parts = logging.getLogger("forestrepro.checkpoint.parts")  # as KeptParts logs them
+        parts.info("kept %s (%.0f s) in %s", "level1_forest0", 0.2, f"{key}.parts")
+        parts.info("kept %s (%.0f s) in %s", "level1_forest1", 12.0, f"{key}.parts")
+        logging.getLogger("forestrepro").info("level 1: k-fold accuracy 0.6024 (best 0.6024, level 1)")
+        parts.info("read kept %s from %s", "level1_forest0", f"{other}.parts")
+        parts.info("kept something in notakey.parts")
+    finally:
+        piece_log.uninstall()
+    parts.info("read kept %s from %s", "level2_forest0", f"{'e' * 64}.parts")  # after: not noted
+    assert read(tmp_path / "pieces.txt").parts == [key, other]
+
+
+def test_a_piece_log_lists_each_files_hashes_in_order_once(tmp_path):
+    (tmp_path / "twice.txt").write_text(
+        "code a.py 1\ncode b.py 2\nparts k\ncode a.py 1\ncode a.py 3\nparts k\n"
+    )
+    assert read(tmp_path / "twice.txt") == Pieces({"a.py": ["1", "3"], "b.py": ["2"]}, ["k"])
 
 
 def test_git_state_counts_result_paths_only(tmp_path):

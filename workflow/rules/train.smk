@@ -43,6 +43,7 @@ rule train:
         failed=lambda wc: failure_note_of(JOB_BY_PATH[wc.job]),
         pieces=lambda wc: f"{RESULTS}/runs/{TAG}/pieces/{wc.job}",
         restore=lambda wc: f"{PIECES} --tag {TAG} restore --job {wc.job}",
+        piece_log=lambda wc: f"{RESULTS}/cache/piece-logs/{TAG}/{wc.job}.txt",
     threads: train_threads
     resources:
         mem_mb=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "mem_mb", 2000),
@@ -50,7 +51,9 @@ rule train:
     conda:
         CONDA_ENV
     # first the job's committed pieces (workflow/scripts/pieces.py) go into results/cache/, so
-    # that it resumes from what a session elsewhere finished; once its record is written they go
+    # that it resumes from what a session elsewhere finished; once its record is written they go.
+    # The job writes down the library files it imports and the cascade parts it keeps as it goes
+    # (--piece-log): what its pieces depend on and where they are, for pieces.py
     shell:
         "rm -f {params.failed}; "
         + noted_if_failed("{params.restore} > {log} 2>&1", "{log}", "{params.failed}")
@@ -58,7 +61,7 @@ rule train:
         + noted_if_failed(
             stopped_with_its_shell(
                 "{params.cli} train --spec {params.spec} --data {params.data}"
-                " --out {output.runs} --threads {threads} 2>> {log}"
+                " --out {output.runs} --threads {threads} --piece-log {params.piece_log} 2>> {log}"
             ),
             "{log}",
             "{params.failed}",

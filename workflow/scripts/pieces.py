@@ -15,13 +15,19 @@ pieces into ``results/cache/`` (never over a piece already there), so the job re
 on any machine, and once the job's record is written the rule removes them (the record replaces
 them). ``keep`` also removes the committed pieces of a job whose record is current.
 
-A piece is only as good as the code that made it. ``keep`` writes, beside the pieces, the
-SHA-256 of the library (every file under ``src/forestrepro``), the commit, whether the library
-had uncommitted changes, and the time (``manifest.json``); ``restore`` uses a job's pieces only
-where the library's SHA-256 is the same now, and otherwise says so and leaves them: the job
-starts from nothing. Which directories are a job's: its fold stores are named by its spec (the
-same digest the job computes), and its cascades' by content keys, which the job's log names as
-it keeps or reads each forest.
+A piece is only as good as the code that made it, and that code is among the library files the
+job had imported when it wrote the piece. The train rule has the job keep a *piece log*
+(``--piece-log``, ``forestrepro/record/pieces.py``): each library file it imports, with its
+SHA-256, written down as the import finds it, and each cascade part it keeps or reads. ``keep``
+copies the log's list of code into the manifest beside the pieces (``manifest.json``, with the
+commit, whether the library had uncommitted changes, the machine and the time); ``restore`` uses
+a job's committed pieces only where every file on the list has the same SHA-256 now, and
+otherwise names the files that changed and leaves the pieces: the job starts from nothing. A
+change to code the job never imported (another paper's method, the report) leaves them usable.
+``restore`` first checks the job's own cached pieces in the same way, and removes them if code
+they depend on has changed since they were made (the cache is keyed by spec and data, not code).
+Which directories are a job's: its fold stores are named by its spec (the same digest the job
+computes), and its cascades' by the content keys its piece log names.
 
 Scans are not kept: a scan's output is hundreds of MB (SEMG's training rows alone are 1,440 x
 95,292 float32, 549 MB), more than a repository should carry. A split is scanned again in each
@@ -32,9 +38,7 @@ pieces are read only where the new scan is identical to the one they grew on.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import re
 import shutil
 import socket
 import subprocess
@@ -47,17 +51,6 @@ sys.path.insert(0, str(REPO / "src"))
 PACKAGE = REPO / "src" / "forestrepro"
 MANIFEST = "manifest.json"
 KINDS = ("folds", "cascades")  # the stores under results/cache/ whose pieces are a job's own
-# KeptParts' log lines (checkpoint/parts.py): "kept <name> (<s> s) in <key>.parts", "read kept <name> from <key>.parts"
-_PART_LINE = re.compile(r"(?:\bkept \S+ \(\d+ s\) in|\bread kept \S+ from) ([0-9a-f]{64})\.parts\b")
-
-
-def library_digest(package: Path = PACKAGE) -> str:
-    """SHA-256 over every library file's path and content (``__pycache__`` left out)."""
-    hasher = hashlib.sha256()
-    for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        hasher.update(f"{path.relative_to(package).as_posix()}\0".encode())
-        hasher.update(hashlib.sha256(path.read_bytes()).hexdigest().encode())
-    return hasher.hexdigest()
 
 
 def _git(*args: str) -> str | None:
@@ -79,13 +72,6 @@ def fold_stores(spec: dict) -> list[str]:
     ]
 
 
-def cascade_keys(log: Path) -> list[str]:
-    """The content keys of the parts the job's log says it kept or read, in order, once each."""
-    if not log.exists():
-        return []
-    return list(dict.fromkeys(_PART_LINE.findall(log.read_text(encoding="utf-8", errors="replace"))))
-
-
 class Layout:
     """Where a tag's specs, records, logs, cache and committed pieces are, under ``results``."""
 
@@ -97,8 +83,9 @@ class Layout:
     def pieces(self, job: str) -> Path:
         return self.runs / "pieces" / job
 
-    def log(self, job: str) -> Path:
-        return self.results / "logs" / self.tag / "train" / f"{job}.log"
+    def piece_log(self, job: str) -> Path:
+        """The job's piece log (the train rule's ``--piece-log``)."""
+        return self.cache / "piece-logs" / self.tag / f"{job}.txt"
 
     def record(self, job: str) -> Path:
         return self.runs / f"{job}.csv"
@@ -114,10 +101,21 @@ class Layout:
                 found[path.relative_to(specs).with_suffix("").as_posix()] = spec
         return found
 
-    def cached(self, job: str, spec: dict) -> dict[str, list[Path]]:
-        """The job's piece directories in the cache, by kind (those that exist)."""
-        names = {"folds": fold_stores(spec), "cascades": [f"{k}.parts" for k in cascade_keys(self.log(job))]}
+    def spec(self, job: str) -> dict:
+        return json.loads((self.runs / "specs" / f"{job}.json").read_text(encoding="utf-8"))
+
+    def cached(self, job: str, spec: dict, parts: list[str]) -> dict[str, list[Path]]:
+        """The job's piece directories in the cache, by kind (those that exist), its cascades'
+        named by the content keys ``parts``."""
+        names = {"folds": fold_stores(spec), "cascades": [f"{key}.parts" for key in parts]}
         return {kind: [d for n in names[kind] if (d := self.cache / kind / n).is_dir()] for kind in KINDS}
+
+    def logged(self, job: str):
+        """What the job's piece log says (``record.pieces.Pieces``; empty without one)."""
+        from forestrepro.record.pieces import Pieces, read
+
+        path = self.piece_log(job)
+        return read(path) if path.exists() else Pieces()
 
 
 def _files(directory: Path) -> list[Path]:
@@ -170,7 +168,6 @@ def keep(layout: Layout) -> int:
             file=sys.stderr,
         )
         return 1
-    digest = library_digest()
     dirty = _git("status", "--porcelain", "--", str(PACKAGE))
     commit = (_git("rev-parse", "HEAD") or "").strip() or None
     for job, spec in layout.jobs().items():
@@ -180,10 +177,18 @@ def keep(layout: Layout) -> int:
                 shutil.rmtree(committed)
                 print(f"{job}: its record is current; removed its committed pieces")
             continue
-        cached = layout.cached(job, spec)
+        logged = layout.logged(job)
+        cached = layout.cached(job, spec, logged.parts)
         files = {kind: [f for d in dirs for f in _files(d)] for kind, dirs in cached.items()}
         if not any(files.values()):
             continue  # nothing made here: committed pieces (from elsewhere) stay as they are
+        twice = sorted(path for path, shas in logged.code.items() if len(shas) > 1)
+        if not logged.code or twice:
+            why = (
+                f"two versions of {', '.join(twice)} made them" if twice else "no piece log lists their code"
+            )
+            print(f"{job}: its cached pieces are not kept ({why})")
+            continue
         shutil.rmtree(committed, ignore_errors=True)
         counts = {
             kind: _copied(kind_files, layout.cache / kind, committed / kind)
@@ -192,7 +197,7 @@ def keep(layout: Layout) -> int:
         manifest = {
             "job": job,
             "tag": layout.tag,
-            "library_sha256": digest,
+            "code": {path: shas[0] for path, shas in logged.code.items()},
             "commit": commit,
             "library_clean": None if dirty is None else not dirty.strip(),
             "machine": socket.gethostname(),
@@ -208,9 +213,30 @@ def keep(layout: Layout) -> int:
     return 0
 
 
+def _changed(code: dict[str, list[str]], hashes) -> list[str]:
+    """The files of ``code`` (``{path: [sha256, ...]}``) that are not, now, each hash listed."""
+    return sorted(path for path, shas in code.items() if any(sha != hashes(path) for sha in shas))
+
+
 def restore(layout: Layout, job: str) -> int:
-    """Copy the job's committed pieces into the cache where they are absent, if the library
-    that made them is this one; print what was done. Returns the exit code."""
+    """Before the job runs: remove its cached pieces if code they depend on has changed since
+    they were made, then copy its committed pieces into the cache where they are absent, if every
+    library file they depend on is as it was, and add them to its piece log (should the job be
+    stopped and kept again); print what was done. Returns the exit code."""
+    from forestrepro.record import FileHashes
+    from forestrepro.record.pieces import append
+
+    hashes = FileHashes(PACKAGE)
+    logged = layout.logged(job)
+    if changed := _changed(logged.code, hashes):
+        stale = [d for dirs in layout.cached(job, layout.spec(job), logged.parts).values() for d in dirs]
+        for directory in stale:
+            shutil.rmtree(directory)
+        layout.piece_log(job).unlink()
+        print(
+            f"{job}: removed its {len(stale)} cached piece directories: {', '.join(changed)} "
+            "changed since they were made"
+        )
     committed = layout.pieces(job)
     manifest_path = committed / MANIFEST
     if not manifest_path.exists():
@@ -220,10 +246,13 @@ def restore(layout: Layout, job: str) -> int:
     except ValueError as err:
         print(f"pieces.py: {manifest_path} is not valid JSON ({err})", file=sys.stderr)
         return 1
-    if manifest.get("library_sha256") != library_digest():
+    code = manifest.get("code", {})
+    changed = _changed({path: [sha] for path, sha in code.items()}, hashes)
+    if changed or not code:
+        why = f"{', '.join(changed)} changed since they were made" if changed else "no code listed"
         print(
-            f"{job}: its committed pieces (kept {manifest.get('kept')} at {manifest.get('commit')}) were "
-            "made by another version of the library; not used, the job starts from nothing"
+            f"{job}: its committed pieces (kept {manifest.get('kept')} at {manifest.get('commit')}) "
+            f"are not used ({why}); the job starts from nothing"
         )
         return 0
     restored = 0
@@ -234,6 +263,9 @@ def restore(layout: Layout, job: str) -> int:
             if not (layout.cache / kind / f.relative_to(committed / kind)).exists()
         ]
         restored += _copied(absent, committed / kind, layout.cache / kind)
+    parts = [d.name.removesuffix(".parts") for d in sorted((committed / "cascades").glob("*.parts"))]
+    layout.piece_log(job).parent.mkdir(parents=True, exist_ok=True)
+    append(layout.piece_log(job), code=code, parts=parts)
     print(
         f"{job}: restored {restored} committed piece file(s) into {layout.cache} "
         f"(kept {manifest.get('kept')} at {manifest.get('commit')} on {manifest.get('machine')})"
