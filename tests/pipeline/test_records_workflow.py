@@ -234,11 +234,20 @@ def test_a_cell_of_long_splits_is_computed_and_committed_split_by_split(tmp_path
     assert "no cell of tag 'small' is complete yet: 2 of its 4 jobs have finished" in out
     # a partial report holds back a cell until all its splits have run: no mean of 1 split beside 2
     snakemake(tmp_path, "records", "--cores", "2", overrides=wdf, config=['only="wdf/main/df/yeast/repeat1"'])
+    # a stopped run of the other split committed its finished pieces (workflow/scripts/pieces.py)
+    manifest = tmp_path / "results/runs/small/pieces/wdf/main/wdf/yeast/repeat1/manifest.json"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text(
+        json.dumps(
+            {"files": {"folds": 0, "cascades": 2}, "kept": "2026-12-01T20:00:00Z", "commit": "abcdef0123"}
+        )
+    )
     snakemake(tmp_path, "--cores", "2", overrides=wdf, config=["partial=true", "records_only=true"])
     held = (tmp_path / "results/report/small/index.md").read_text()
     assert re.search(
         r"\| yeast \| wdf \(WDF\) \| [^|]+ \| — \|.*finished, shown once every repeat of its cell has "
-        r"run: 1 of 2 repeat jobs; not run yet: 1 of 2 repeat jobs",
+        r"run: 1 of 2 repeat jobs; not finished yet: 2 cascades file\(s\) committed as pieces \(kept "
+        r"2026-12-01T20:00:00Z at abcdef0\), which its next run resumes from: 1 of 2 repeat jobs",
         held,
     ), held
     assert re.search(r"\| yeast \| df \(DF\) \| [^|]+ \| \[[^]]+ ± ", held), held

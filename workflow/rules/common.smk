@@ -277,18 +277,30 @@ def failure_note_of(job):
     return f"{RESULTS}/runs/{TAG}/{job.path}.failed.txt"
 
 
+def committed_pieces(job):
+    """What a stopped run of ``job`` committed of its finished pieces (workflow/scripts/pieces.py),
+    in words, or None."""
+    manifest = Path(RESULTS) / "runs" / TAG / "pieces" / job.path / "manifest.json"
+    if not manifest.exists():
+        return None
+    kept = json.loads(manifest.read_text(encoding="utf-8"))
+    files = ", ".join(f"{n} {kind} file(s)" for kind, n in kept["files"].items() if n)
+    return f"{files} committed as pieces (kept {kept['kept']} at {(kept.get('commit') or '?')[:7]}), which its next run resumes from"
+
+
 def pending_reason(job):
     """Why ``job`` has no current record, for a partial report: its failure note, its record's
-    staleness, or that it has not run."""
+    staleness, or that it has not run (or not to the end: its committed pieces)."""
     status = RECORDS[job.path]
+    pieces = committed_pieces(job)
     if os.path.exists(failure_note_of(job)):
         with open(failure_note_of(job), encoding="utf-8") as f:
-            return "failed: " + " ".join(f.read().split())
+            return "failed: " + " ".join(f.read().split()) + (f"; {pieces}" if pieces else "")
     if status.state == "stale":
-        return f"stale, not rerun yet ({status.reason})"
+        return f"stale, not rerun yet ({status.reason})" + (f"; {pieces}" if pieces else "")
     if status.current:
         return "finished, shown once every repeat of its cell has run"
-    return "not run yet"
+    return f"not finished yet: {pieces}" if pieces else "not run yet"
 
 
 def provenance_of(run):
