@@ -147,6 +147,9 @@ def test_a_resumed_cascade_and_its_scan_are_charged_what_every_run_of_them_cost(
     assert got["w/main/df/m/repeat0"][0] == pytest.approx(2000.0)  # the cascade's 1,000 s, not the last 100
     assert got["w/main/wdf/m/repeat0"][0] == pytest.approx(3000.0)  # its wall time where larger
     assert got["w/main/df/y/repeat0"][0] == pytest.approx(30.0)
+    # a C2RF job resumed from 3 kept samples: its record's wall time is the last run's 2 solves
+    record("c/srs/p/d", 1201.0, 1, "accuracy,seconds", "0.8,600.0\n0.8,600.0\n0.8,600.0\n0.8,600.0\n0.8,1.0")
+    assert measured(tmp_path)["c/srs/p/d"][0] == pytest.approx(2401.0)
     jobs = [
         JobSpec("w", "main", "df", "m", repeat=0, scan="w/m/abc"),
         JobSpec("w", "main", "wdf", "m", repeat=0, scan="w/m/abc"),

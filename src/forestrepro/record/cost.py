@@ -1,9 +1,11 @@
 """What a configuration costs: each job's core-seconds and the wall time on N cores.
 
 A job's cost is *measured* where its run record exists (the record's wall time x the threads it
-ran with; a record made on a loaded machine overstates it; a cascade resumed across runs is
-charged its ``cascade_seconds``, summed over every run that grew a piece of it, where they exceed
-the last run's wall time) and *modelled* otherwise from the
+ran with; a record made on a loaded machine overstates it; a job resumed across runs, whose
+record's wall time is only the last run's, is charged the sum of its rows' ``RESUMED_SECONDS``
+where larger: a cascade's ``cascade_seconds``, summed over every run that grew a piece of it, and
+a C2RF sample's solve ``seconds``, kept with the sample by the run that solved it) and *modelled*
+otherwise from the
 records of the same (paper, experiment, method) on other data sets: core-seconds taken as a power
 of the data's size n = rows x features,
 
@@ -53,6 +55,8 @@ from pathlib import Path
 
 import numpy as np
 
+# per-row times that a resumed job's rows keep from the run that made them (module docstring)
+RESUMED_SECONDS = ("cascade_seconds", "seconds")
 MIN_RECORDS = 3  # records of a (paper, experiment, method) needed to model its other jobs
 RANGE = 2.0  # the model reaches sizes between min / RANGE and max * RANGE of its records
 
@@ -82,8 +86,8 @@ def _column_sum(rows_path: Path, column: str) -> float | None:
 
 def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
     """``{job path: (core-seconds, data shape)}`` from the provenance of every record under
-    ``runs_dir`` (``results/runs/<tag>``): wall seconds x threads, or for a cascade its
-    ``cascade_seconds`` summed over its rows x threads where larger (a resumed job)."""
+    ``runs_dir`` (``results/runs/<tag>``): wall seconds x threads, or a ``RESUMED_SECONDS``
+    column summed over its rows x threads where larger (a resumed job)."""
     runs_dir = Path(runs_dir)
     found = {}
     for prov in sorted(runs_dir.rglob("*.provenance.json")):
@@ -93,7 +97,8 @@ def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
         path = prov.relative_to(runs_dir).as_posix().removesuffix(".provenance.json")
         shape = (record.get("data") or {}).get("shape") or {}
         seconds = max(
-            float(record["wall_seconds"]), _column_sum(runs_dir / f"{path}.csv", "cascade_seconds") or 0.0
+            float(record["wall_seconds"]),
+            *(_column_sum(runs_dir / f"{path}.csv", column) or 0.0 for column in RESUMED_SECONDS),
         )
         found[path] = (seconds * int(record.get("threads") or 1), shape)
     return found
