@@ -247,7 +247,7 @@ def test_a_cell_of_long_splits_is_computed_and_committed_split_by_split(tmp_path
     assert re.search(
         r"\| yeast \| wdf \(WDF\) \| [^|]+ \| — \|.*finished, shown once every repeat of its cell has "
         r"run: 1 of 2 repeat jobs; not finished yet: 2 cascades file\(s\) committed as pieces \(kept "
-        r"2026-12-01T20:00:00Z at abcdef0\), which its next run resumes from: 1 of 2 repeat jobs",
+        r"2026-12-01T20:00:00Z at abcdef0\), for its next run to resume from: 1 of 2 repeat jobs",
         held,
     ), held
     assert re.search(r"\| yeast \| df \(DF\) \| [^|]+ \| \[[^]]+ ± ", held), held

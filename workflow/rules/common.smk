@@ -285,7 +285,7 @@ def committed_pieces(job):
         return None
     kept = json.loads(manifest.read_text(encoding="utf-8"))
     files = ", ".join(f"{n} {kind} file(s)" for kind, n in kept["files"].items() if n)
-    return f"{files} committed as pieces (kept {kept['kept']} at {(kept.get('commit') or '?')[:7]}), which its next run resumes from"
+    return f"{files} committed as pieces (kept {kept['kept']} at {(kept.get('commit') or '?')[:7]}), for its next run to resume from"
 
 
 def pending_reason(job):
