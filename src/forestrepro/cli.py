@@ -162,7 +162,7 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: P
     from collections import defaultdict
 
     from .config.jobs import job_protocol, method_threads
-    from .record.cost import estimate, limit_modelled, makespan, measured, scans_measured
+    from .record.cost import estimate, kept_solves, limit_modelled, makespan, measured, scans_measured
 
     published = {
         name: next((s for s in (d.get("published") or {}).values() if s), {})
@@ -174,11 +174,17 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: P
         for job in jobs
         if "time_limit" in (protocol := job_protocol(cfg, job.paper, job.experiment, job.dataset))
     }
-    limit_model = {} if reference is None else limit_modelled(reference, limits)
+    kept = kept_solves(runs_dir)
+    limit_model = {} if reference is None else limit_modelled(reference, limits, kept)
     costs = estimate(
         jobs, threads, measured(runs_dir), published, limit_model, scans_measured(runs_dir, jobs)
     )
     print(f"records read from {runs_dir}" + ("" if reference is None else f" (limit model: {reference})"))
+    if kept and reference is not None:
+        print(
+            f"  {sum(map(len, kept.values()))} solves of {len(kept)} unfinished jobs are committed as "
+            "pieces (results/runs/<tag>/pieces/): not charged again"
+        )
     print(f"  {'job':<58} {'threads':>7} {'core-s':>9}  source")
     for cost in costs:
         seconds = "?" if cost.core_seconds is None else f"{cost.core_seconds:.1f}"

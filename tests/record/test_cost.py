@@ -95,6 +95,28 @@ def test_a_time_limited_job_is_charged_its_reference_record_plus_the_rest_of_eac
     assert [(c.source, c.core_seconds) for c in costs] == [("limit", pytest.approx(110.0)), ("unknown", None)]
 
 
+def test_solves_committed_as_pieces_are_not_charged_again(tmp_path):
+    from forestrepro.record.cost import kept_solves, limit_modelled
+
+    reference, runs = tmp_path / "ref", tmp_path / "runs"
+    (reference / "c/biased/a").mkdir(parents=True)
+    (reference / "c/biased/a/d.provenance.json").write_text(json.dumps({"wall_seconds": 25.0, "threads": 1}))
+    (reference / "c/biased/a/d.csv").write_text(
+        "repeat,fold,status,time_limit,seconds\n0,0,optimal,10.0,3.0\n1,0,time_limit,10.0,10.0\n"
+        "2,0,time_limit,10.0,10.0\n"
+    )
+    # a stopped run at 100 s kept samples 0 and 1 (and an unfinished grid search, which is no solve)
+    folds = runs / "pieces/c/biased/a/d/folds/0123456789abcdef0123"
+    folds.mkdir(parents=True)
+    for name in ("repeat0_fold0.json", "repeat1_fold0.json", "repeat2_fold0.search.json"):
+        (folds / name).write_text("{}")
+    kept = kept_solves(runs)
+    assert kept == {"c/biased/a/d": {(0, 0), (1, 0)}}
+    # 25 + 2 x 90 charged in all; samples 0 (3 s) and 1 (10 + 90 s) come off
+    assert limit_modelled(reference, {"c/biased/a/d": 100.0}) == {"c/biased/a/d": pytest.approx(205.0)}
+    assert limit_modelled(reference, {"c/biased/a/d": 100.0}, kept) == {"c/biased/a/d": pytest.approx(102.0)}
+
+
 def test_a_split_without_a_record_is_modelled_from_its_cells_other_splits(tmp_path):
     def record(path, wall):
         prov = tmp_path / f"{path}.provenance.json"

@@ -29,7 +29,10 @@ A job with a time limit per solve (C2RF's approaches) and no record here can ins
 (``plan --reference <tag>``): the reference's core-seconds, plus, for each solve that stopped at
 the reference's limit, the rest of the way to this configuration's limit. Solves that finished
 take their measured time, which a larger limit does not change; a solve that hit the smaller
-limit is charged the whole larger one, so the figure is an upper bound (minus load noise).
+limit is charged the whole larger one, so the figure is an upper bound (minus load noise). A
+solve that a stopped run of the job finished and committed (``<tag>/pieces/<job>/folds/``,
+``workflow/scripts/pieces.py``) is not charged: the job's next run reads it (where its code is
+unchanged).
 
 A *scan* (WDF's multi-grained scanning of a SEMG or MNIST split, the workflow's ``scan`` step,
 shared by the split's DF, WDF and WDF-oob jobs) is a step of its own, ``scan/<scan name>``: it is
@@ -49,6 +52,7 @@ import csv
 import heapq
 import json
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -122,11 +126,26 @@ def scans_measured(runs_dir: str | Path, jobs) -> dict[str, float]:
     return found
 
 
-def limit_modelled(reference_dir: str | Path, limits: dict[str, float]) -> dict[str, float]:
+def kept_solves(runs_dir: str | Path) -> dict[str, set[tuple[int, int]]]:
+    """``{job path: {(repeat, fold), ...}}``: the solves (a C2RF sample is repeat r, fold 0) that
+    stopped runs of the jobs under ``runs_dir`` finished and committed as pieces."""
+    pieces = Path(runs_dir) / "pieces"
+    found: dict[str, set[tuple[int, int]]] = {}
+    for row in sorted(pieces.glob("**/folds/*/repeat*_fold*.json")):
+        if match := re.fullmatch(r"repeat(\d+)_fold(\d+)\.json", row.name):
+            job = row.parent.parent.parent.relative_to(pieces).as_posix()
+            found.setdefault(job, set()).add((int(match[1]), int(match[2])))
+    return found
+
+
+def limit_modelled(
+    reference_dir: str | Path, limits: dict[str, float], kept: dict[str, set] | None = None
+) -> dict[str, float]:
     """``{job path: core-seconds}`` for the jobs of ``limits`` (job path -> this configuration's
     time limit per solve) whose record under ``reference_dir`` has per-solve ``status`` and
     ``time_limit`` at a limit no larger (module docstring); a solve stopped by its limit has
-    status 'time_limit'."""
+    status 'time_limit'. The solves ``kept`` of a job (``kept_solves``) are not charged: their
+    reference rows' ``seconds`` and the rest of their way to the limit come off."""
     import pandas as pd
 
     reference_dir = Path(reference_dir)
@@ -142,9 +161,11 @@ def limit_modelled(reference_dir: str | Path, limits: dict[str, float]) -> dict[
             continue
         if (rows["time_limit"] > limit).any():
             continue
-        stopped = rows[rows["status"] == "time_limit"]
-        extra = float((limit - stopped["time_limit"]).sum())
-        found[path] = float(record["wall_seconds"]) * int(record.get("threads") or 1) + extra
+        rest = (limit - rows["time_limit"]).where(rows["status"] == "time_limit", 0.0)
+        found[path] = float(record["wall_seconds"]) * int(record.get("threads") or 1) + float(rest.sum())
+        if solves := (kept or {}).get(path):
+            done = [(int(r), int(f)) in solves for r, f in zip(rows["repeat"], rows["fold"], strict=True)]
+            found[path] -= float((rows["seconds"] + rest)[done].sum())
     return found
 
 
