@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .provenance import NOT_RESULT_CODE, PACKAGE_ROOT, file_sha256, imported_code
+from .provenance import file_sha256, imported_code, result_code
 
 # KeptParts' log lines (checkpoint/parts.py): "kept <name> (<s> s) in <key>.parts", "read kept <name> from <key>.parts"
 PART_LINE = re.compile(r"(?:\bkept \S+ \(\d+ s\) in|\bread kept \S+ from) ([0-9a-f]{64})\.parts\b")
@@ -80,15 +80,8 @@ class _ImportNoter(importlib.abc.MetaPathFinder):
         return None
 
     def _note(self, origin: str | None) -> None:
-        if not origin:
-            return
-        source = Path(origin).resolve()
-        try:
-            relative = source.relative_to(PACKAGE_ROOT).as_posix()
-        except ValueError:  # a forestrepro module from elsewhere: not ours to hash
-            return
-        if source.is_file() and not relative.startswith(NOT_RESULT_CODE):
-            append(self.path, code={relative: file_sha256(source)})
+        if origin and Path(origin).is_file() and (relative := result_code(origin)):
+            append(self.path, code={relative: file_sha256(origin)})
 
 
 class _PartsNoter(logging.Handler):

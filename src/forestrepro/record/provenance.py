@@ -36,6 +36,16 @@ def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def result_code(source: str | Path) -> str | None:
+    """A module file's path relative to the package if it is one of ours that can change a
+    number (not ``NOT_RESULT_CODE``), else None."""
+    try:
+        relative = Path(source).resolve().relative_to(PACKAGE_ROOT).as_posix()
+    except ValueError:  # a forestrepro module loaded from somewhere else: not ours to hash
+        return None
+    return None if relative.startswith(NOT_RESULT_CODE) else relative
+
+
 def imported_code(modules: dict | None = None) -> dict[str, str]:
     """``{path relative to the package: sha256}`` of every imported ``forestrepro`` module file."""
     modules = sys.modules if modules is None else modules
@@ -44,15 +54,8 @@ def imported_code(modules: dict | None = None) -> dict[str, str]:
         if name != "forestrepro" and not name.startswith("forestrepro."):
             continue
         source = getattr(module, "__file__", None)
-        if not source:
-            continue
-        path = Path(source).resolve()
-        try:
-            relative = path.relative_to(PACKAGE_ROOT).as_posix()
-        except ValueError:  # a forestrepro module loaded from somewhere else: not ours to hash
-            continue
-        if not relative.startswith(NOT_RESULT_CODE):
-            files[relative] = file_sha256(path)
+        if source and (relative := result_code(source)):
+            files[relative] = file_sha256(source)
     return dict(sorted(files.items()))
 
 
