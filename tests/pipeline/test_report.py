@@ -889,6 +889,29 @@ def test_a_data_size_rule_attaches_data_only_where_shrinking_gains_reach_the_pap
     assert (got["cause"] == UNEXPLAINED).all()
 
 
+def test_a_partial_report_counts_jobs_run_in_part_apart_from_jobs_not_run(tmp_path, monkeypatch):
+    """The opening paragraph of a partial report counts each pending job once, by its reason: a
+    job whose finished pieces are committed has run in part, not "not run yet"."""
+    from forestrepro.report.build import build_report
+
+    monkeypatch.chdir(tmp_path)
+    pending = {
+        "brf/main/knn/wine": "failed: boom",
+        "brf/main/knn/sonar": "stale, not rerun yet (spec changed)",
+        "brf/main/svm/wine": "not finished yet: 1 folds file(s) committed as pieces",
+        "brf/main/svm/sonar": "not finished yet: 2 folds file(s) committed as pieces",
+        "brf/main/rf/wine": "not run yet",
+    }
+    out = Path("results") / "report" / "t"
+    partial = {"finished": 1, "jobs": 6, "pending": pending}
+    build_report("t", [], [], {}, [_record("brf/main/rf/sonar", 1)], out, n_jobs=6, partial=partial)
+    md = (out / "index.md").read_text()
+    assert (
+        "1 of the 6 jobs of this tag had finished when it was made; 1 failed, 1 have a stale "
+        "record, 2 have run in part (their finished pieces are committed) and 1 have not run yet."
+    ) in " ".join(md.split())
+
+
 def test_a_pooled_cell_of_a_partial_report_waits_for_every_data_set(tmp_path, monkeypatch):
     """A cell over all data sets (``pool_datasets``, e.g. C2RF's share solved) shows a value in
     a partial report only once its method's job on every data set has run: svm ran on both

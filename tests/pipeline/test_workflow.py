@@ -256,7 +256,7 @@ def test_plain_snakemake_keeps_going_past_a_failed_job_and_exits_non_zero(tmp_pa
     assert "n_neighbors" in note and "(exit status 1)" in note
     snakemake(tmp_path, "partial=true", "--cores", "1", extra_overrides=overrides)
     report = (tmp_path / "results" / "report" / "tiny" / "index.md").read_text()
-    assert "1 failed, 0 have a stale record" in report
+    assert "1 failed, 0 have a stale record, 0 have run in part" in report
     assert "brf/main/knn/wine: failed: " in report and report.count("failed: ") >= 2  # the list and the cell
 
 

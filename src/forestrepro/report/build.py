@@ -213,11 +213,13 @@ def build_report(
     if partial is not None:
         failed = {job: why for job, why in pending.items() if why.startswith("failed")}
         stale = sum(why.startswith("stale") for why in pending.values())
-        waiting = partial["jobs"] - partial["finished"] - len(failed) - stale
+        begun = sum(why.startswith("not finished yet") for why in pending.values())
+        waiting = partial["jobs"] - partial["finished"] - len(failed) - stale - begun
         doc.add(
             Paragraph(
                 f"Partial report: {partial['finished']} of the {partial['jobs']} jobs of this tag had "
-                f"finished when it was made; {len(failed)} failed, {stale} have a stale record and "
+                f"finished when it was made; {len(failed)} failed, {stale} have a stale record, "
+                f"{begun} have run in part (their finished pieces are committed) and "
                 f"{waiting} have not run yet. A cell without a finished job says which, the ranks leave "
                 "its data set out, and a claim that needs it cannot be checked unless the other cells "
                 "decide it."
