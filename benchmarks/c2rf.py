@@ -60,6 +60,9 @@ PUBLISHED = Path(__file__).resolve().parents[1] / "src" / "forestrepro" / "repor
 CONF = Path(__file__).resolve().parents[1] / "conf"
 MIRROR = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 """The local mirror beside the checkout, used unless --mirror or FORESTREPRO_MIRROR says otherwise."""
+ROOT_SEED = yaml.safe_load((CONF / "config.yaml").read_text())["root_seed"]
+"""The pipeline's root seed (``conf/config.yaml``): by default a benchmark builds the instances of the
+committed reports."""
 
 
 def ablation() -> dict[str, dict]:
@@ -88,7 +91,7 @@ def add_instance_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--samples", nargs="+", type=int, default=[0])
     parser.add_argument("--sampling", nargs="+", choices=["biased", "srs"], default=["biased"])
     parser.add_argument("--bias", choices=["share", "inclusion"], default="inclusion")
-    parser.add_argument("--root-seed", type=int, default=0)
+    parser.add_argument("--root-seed", type=int, default=ROOT_SEED)
     parser.add_argument("--mirror", default=None, help="data mirror directory (default: ../shared/datasets)")
 
 
@@ -123,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--approaches", nargs="+", default=list(APPROACHES))
     parser.add_argument("--ablation", action="store_true")
-    parser.add_argument("--root-seed", type=int, default=0)
+    parser.add_argument("--root-seed", type=int, default=ROOT_SEED)
     parser.add_argument("--mirror", default=None, help="data mirror directory (default: ../shared/datasets)")
     parser.add_argument("--out", default=None, help="write every row to this CSV")
     args = parser.parse_args(argv)

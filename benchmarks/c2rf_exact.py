@@ -7,8 +7,8 @@ runs first, then p-C2RF+ with the same ``--time-limit``, in this process, one Hi
     .venv/bin/python benchmarks/c2rf_exact.py [--datasets phoneme magic] [--samples 0]
         [--sampling biased srs] [--time-limit 60] [--off clique] [--no-baseline] [--out rows.csv]
 
-``--off`` switches steps of the chain off (``exact.STEPS``); ``--root-seed 20180628`` gives the
-pipeline's instances (``conf/config.yaml``'s root seed).
+``--off`` switches steps of the chain off (``exact.STEPS``); ``--root-seed`` defaults to the
+pipeline's (``conf/config.yaml``), so the instances are those of the committed records.
 
 One line per instance: m, free patterns h, lambda, the kind of instance, then for the exact chain
 eta, proven bound, status, the step that proved it (``solved_by``) and seconds, and for p-C2RF+
