@@ -91,6 +91,12 @@ def add_instance_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--samples", nargs="+", type=int, default=[0])
     parser.add_argument("--sampling", nargs="+", choices=["biased", "srs"], default=["biased"])
     parser.add_argument("--bias", choices=["share", "inclusion"], default="inclusion")
+    add_source_options(parser)
+
+
+def add_source_options(parser: argparse.ArgumentParser) -> None:
+    """Where every C2RF benchmark's instances come from: the root seed (the pipeline's by default)
+    and the data mirror."""
     parser.add_argument("--root-seed", type=int, default=ROOT_SEED)
     parser.add_argument("--mirror", default=None, help="data mirror directory (default: ../shared/datasets)")
 
@@ -126,8 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--approaches", nargs="+", default=list(APPROACHES))
     parser.add_argument("--ablation", action="store_true")
-    parser.add_argument("--root-seed", type=int, default=ROOT_SEED)
-    parser.add_argument("--mirror", default=None, help="data mirror directory (default: ../shared/datasets)")
+    add_source_options(parser)
     parser.add_argument("--out", default=None, help="write every row to this CSV")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.approaches) - set(APPROACHES))
