@@ -27,6 +27,8 @@ SWITCH_SETS = [
     {},
     {"committees": False},
     {"local_search": False},
+    {"relative_search": False},
+    {"local_search": False, "relative_search": False},
     {"committees": False, "local_search": False},
     {"cover": False},
     {"clique": False},

@@ -14,6 +14,9 @@ of ``solve_exact``, stop as soon as the incumbent's eta meets the lower bound:
    by work, not by the clock, so its alpha is the same on every machine.
 3. ``local_search`` (upper bound): ``heuristic.coordinate_search`` from the best committee, then
    ``heuristic.local_search``.
+3b. ``relative_search`` (upper bound): from the incumbent scaled to max(alpha) = u, exact line
+   searches along random directions relative to alpha (``relative_search.py``), which get
+   committees' alphas off the edge of the dead zone.
 4. ``cover`` (lower bound): the LP relaxation of the 0-1 model of step 5, solved exactly by two
    minimum cuts (``lp_cover_bound``); fast on the largest instances, where step 5 stalls.
 4b. ``clique`` (lower bound): the LP of that model with clique inequalities (packings of patterns
@@ -36,7 +39,7 @@ Step 2 lives in ``committees.py``, steps 4 and 5-6 in ``bounds.py``, step 4b in 
 module holds the chain.
 ``solve_exact`` returns ``solver.Result`` (an ``ExactResult``, which adds the per-step log);
 ``solved_by`` names the step whose bound or solution closed the gap: 'preprocessing',
-'committees' / 'local_search' (an incumbent with eta' = 0 or meeting an earlier bound), 'cover',
+'committees' / 'local_search' / 'relative_search' (an incumbent with eta' = 0 or meeting an earlier bound), 'cover',
 'clique' or 'combinatorial' (that bound met the incumbent), 'realise' (the 0-1 optimum was realised by an LP,
 possibly after cut rounds), 'milp'; without a proof, the last step that ran.
 
@@ -60,6 +63,7 @@ from .heuristic import Start, coordinate_search
 from .heuristic import local_search as run_local_search
 from .model import build_lp
 from .preprocess import Reduction, reduce
+from .relative_search import relative_search as run_relative_search
 from .solver import EXACT_GAP, Result, _pair_cuts, _run_highs
 
 
@@ -127,6 +131,7 @@ def solve_exact(
     upper: float = 100.0,
     committees: bool = True,
     local_search: bool = True,
+    relative_search: bool = True,
     cover: bool = True,
     clique: bool = True,
     combinatorial: bool = True,
@@ -146,7 +151,8 @@ def solve_exact(
     docstring; each step is a keyword switch. ``time_limit`` bounds the whole call (HiGHS may
     overrun a little). The committees may do the work of ``committee_share`` of it
     (``committees.WORK_PER_SECOND``: work, not time, so their alpha does not depend on the machine
-    or its load); the local search runs for a tenth of it, the clique LP until ``clique_share`` of
+    or its load); the local search runs for a tenth of it, the relative search for at most 400
+    moves or a twentieth of it, the clique LP until ``clique_share`` of
     it, the 0-1 bound and its cut rounds until ``bound_share`` of it has passed. Those steps stop at
     the clock: where one is stopped, the result may differ on a slower or busier machine (the
     record's ``steps`` and ``seconds`` show it).
@@ -161,6 +167,7 @@ def solve_exact(
     switches = {
         "committees": committees,
         "local_search": local_search,
+        "relative_search": relative_search,
         "cover": cover,
         "clique": clique,
         "combinatorial": combinatorial,
@@ -283,6 +290,23 @@ def solve_exact(
             start = run_local_search(C, w, lam_bar, lower, upper, seed=seed, time_limit=budget / 2)
             offer(None if start is None else start.alpha, "local_search")
         log("local_search")
+        if closed():
+            return finish()
+
+    if relative_search and state["alpha"] is not None and time.monotonic() < deadline:
+        alpha, dead, _ = run_relative_search(
+            C,
+            w,
+            lam_bar,
+            lower,
+            upper,
+            state["alpha"],
+            np.random.default_rng(seed),
+            deadline=time.monotonic() + 0.05 * time_limit,
+        )
+        if dead == 0:
+            offer(alpha, "relative_search")
+        log("relative_search")
         if closed():
             return finish()
 
