@@ -6,7 +6,7 @@ Instances as in Sec. 5.1 (``forestrepro.c2rf.instances``): per data set and samp
 ``--time-limit`` seconds of wall time (the machine may be shared, so times are noisy).
 
     .venv/bin/python benchmarks/c2rf.py [--datasets phoneme mushroom] [--samples 0 1 2 3 4]
-        [--sampling biased] [--bias inclusion|share] [--time-limit 60]
+        [--sampling biased srs] [--bias inclusion|share] [--time-limit 60]
         [--approaches "C2RF" "only PP" "p-C2RF+"] [--ablation] [--out rows.csv]
 
 ``--ablation`` replaces the approaches by p-C2RF+ and its variants with one switch turned off
@@ -14,9 +14,12 @@ Instances as in Sec. 5.1 (``forestrepro.c2rf.instances``): per data set and samp
 methods of the report's ablation table, read from ``conf/`` (``ablation``).
 
 Prints one line per instance (m, distinct vote patterns, lambda; then time in s and eta per
-approach, '*' marking 'not solved': no proven optimum within the limit), then per approach the
-share of instances solved within the limit and, per data set, the median time over samples ('—'
-when fewer than half were solved), beside the paper's Gurobi medians (Table 2) where it has one.
+approach, '*' marking 'not solved': no proven optimum within the limit); then per approach the
+share of instances solved within the limit and the worst time of a proven one; per data set and
+sampling, each approach's samples solved, median time ('—' when fewer than half were solved)
+and max time of the solved ones, beside the paper's Gurobi median (Table 2, biased samples) where
+it has one; last, every sample an approach did not solve, with its eta, proven bound and gap
+(issue 21's goal: p-C2RF+ / the exact chain on all 130 samples, ``--sampling biased srs``).
 """
 
 from __future__ import annotations
@@ -127,7 +130,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--datasets", nargs="+", default=PAPER_DATASETS)
     parser.add_argument("--samples", nargs="+", type=int, default=[0, 1, 2, 3, 4])
-    parser.add_argument("--sampling", choices=["biased", "srs"], default="biased")
+    parser.add_argument("--sampling", nargs="+", choices=["biased", "srs"], default=["biased"])
     parser.add_argument("--bias", choices=["share", "inclusion"], default="inclusion")
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--approaches", nargs="+", default=list(APPROACHES))
@@ -141,51 +144,88 @@ def main(argv: list[str] | None = None) -> None:
     approaches = ablation() if args.ablation else {name: APPROACHES[name] for name in args.approaches}
 
     rows = []
-    print("data set      sample      m      h    lambda  " + "  ".join(f"{n:>18s}" for n in approaches))
+    print(
+        "data set     sampling sample      m      h    lambda  " + "  ".join(f"{n:>18s}" for n in approaches)
+    )
     for name in args.datasets:
         X, y = load(name, args.mirror)
-        for sample in args.samples:
-            seed = derive_seed(args.root_seed, "c2rf", name, args.sampling, sample)
-            result = run_instance(
-                X,
-                y,
-                sampling=args.sampling,
-                seed=seed,
-                approaches=approaches,
-                time_limit=args.time_limit,
-                bias=args.bias,
-            )
-            for row in result:
-                row.update(dataset=name, sample=sample)
-            rows += result
-            first = result[0]
-            cells = [f"{r['seconds']:8.2f}{'*' if not r['solved'] else ' '} {r['eta']:8.0f}" for r in result]
-            print(
-                f"{name:12s} {sample:6d} {first['m']:6d} {first['n_unique_patterns']:6d} {first['lam']:8d}  "
-                + "  ".join(f"{c:>18s}" for c in cells),
-                flush=True,
-            )
+        for sampling in args.sampling:
+            for sample in args.samples:
+                seed = derive_seed(args.root_seed, "c2rf", name, sampling, sample)
+                result = run_instance(
+                    X,
+                    y,
+                    sampling=sampling,
+                    seed=seed,
+                    approaches=approaches,
+                    time_limit=args.time_limit,
+                    bias=args.bias,
+                )
+                for row in result:
+                    row.update(dataset=name, sample=sample)
+                rows += result
+                first = result[0]
+                cells = [
+                    f"{r['seconds']:8.2f}{'*' if not r['solved'] else ' '} {r['eta']:8.0f}" for r in result
+                ]
+                print(
+                    f"{name:12s} {sampling:8s} {sample:6d} {first['m']:6d} {first['n_unique_patterns']:6d} "
+                    f"{first['lam']:8d}  " + "  ".join(f"{c:>18s}" for c in cells),
+                    flush=True,
+                )
     frame = pd.DataFrame(rows)
     if args.out:
         frame.drop(columns=["switches"]).to_csv(args.out, index=False)
+    summarise(frame, list(approaches), args)
 
-    print(f"\nshare solved within {args.time_limit:g} s ({args.sampling}, bias={args.bias})")
+
+def summarise(frame: pd.DataFrame, approaches: list[str], args: argparse.Namespace) -> None:
+    """The share solved and worst proven time per approach, the per-instance table, and every
+    sample left unsolved with its bound and gap."""
+    samplings = "+".join(args.sampling)
+    print(
+        f"\nshare solved within {args.time_limit:g} s ({samplings}, bias={args.bias}); worst time of a proven one"
+    )
     for name, group in frame.groupby("approach", sort=False):
-        print(f"  {name:10s} {group['solved'].mean():6.1%}  ({int(group['solved'].sum())}/{len(group)})")
+        solved = group[group["solved"].astype(bool)]
+        worst = solved.loc[solved["seconds"].idxmax()] if len(solved) else None
+        where = (
+            ""
+            if worst is None
+            else f"{worst['seconds']:.2f} s ({worst['dataset']} {worst['sampling']} {worst['sample']})"
+        )
+        print(
+            f"  {name:10s} {len(solved) / len(group):6.1%}  ({len(solved)}/{len(group)})  worst {where or '—'}"
+        )
 
     published = paper_medians()
-    print("\nmedian time (s) per data set; in brackets the paper's Gurobi median (Table 2)")
-    print(f"{'data set':12s} " + " ".join(f"{n:>20s}" for n in approaches))
-    for name, group in frame.groupby("dataset", sort=False):
+    print(
+        "\nper instance: solved of samples, median / max time (s) of the solved ones; "
+        "in brackets the paper's Gurobi median (Table 2, biased samples)"
+    )
+    print(f"{'data set':12s} {'sampling':8s} " + " ".join(f"{n:>28s}" for n in approaches))
+    for (name, sampling), group in frame.groupby(["dataset", "sampling"], sort=False):
         cells = []
         for approach in approaches:
             runs = group[group["approach"] == approach]
-            ours = f"{runs['seconds'].median():.2f}" if 2 * runs["solved"].sum() > len(runs) else "—"
+            solved = runs[runs["solved"].astype(bool)]
+            median = f"{solved['seconds'].median():.2f}" if 2 * len(solved) > len(runs) else "—"
+            high = f"{solved['seconds'].max():.2f}" if len(solved) else "—"
             column = PAPER_COLUMN.get(approach, GOAL_COLUMN.get(approach))
-            paper = published.get((PAPER_NAME.get(name, name), column), None)
+            paper = published.get((PAPER_NAME.get(name, name), column)) if sampling == "biased" else None
             paper = "" if paper is None else ("(—)" if np.isnan(paper) else f"({paper:g})")
-            cells.append(f"{ours} {paper}")
-        print(f"{name:12s} " + " ".join(f"{c:>20s}" for c in cells))
+            cells.append(f"{len(solved)}/{len(runs)} {median} / {high} {paper}")
+        print(f"{name:12s} {sampling:8s} " + " ".join(f"{c:>28s}" for c in cells))
+
+    unsolved = frame[~frame["solved"].astype(bool)]
+    print(
+        f"\nnot solved within {args.time_limit:g} s: {len(unsolved)} (eta / proven bound, gap, status, seconds)"
+    )
+    for row in unsolved.itertuples():
+        print(
+            f"  {row.approach:10s} {row.dataset:12s} {row.sampling:8s} {row.sample:3d}  "
+            f"{row.eta:.0f} / {row.best_bound:.0f}  gap {row.gap:.3g}  {row.status}  {row.seconds:.1f}"
+        )
 
 
 if __name__ == "__main__":
