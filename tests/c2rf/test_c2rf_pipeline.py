@@ -238,6 +238,26 @@ def test_the_runtime_ecdf_counts_each_approachs_own_problems():
     assert labels[:2] == ["a (4 of 5 solved)", "b (1 of 3 solved)"]
 
 
+def test_the_runtime_ecdf_names_approaches_by_its_labels_and_dashes_them_apart():
+    """A method the spec's labels name shows that name, one it does not keeps its config name;
+    two approaches with the same curve stay apart by their dashes."""
+    fig = runtime_ecdf(_runs(), {"method_order": ["a", "b"], "labels": {"a": "only BR (stand-in)"}})
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == [
+        "only BR (stand-in) (4 of 5 solved)",
+        "b (2 of 5 solved)",
+    ]
+    assert ax.lines[0].get_linestyle() != ax.lines[1].get_linestyle()
+
+
+def test_the_c2rf_figure_labels_name_configured_methods():
+    """Fig. 1's labels (conf/paper/c2rf.yaml) name only methods the figure draws, and mark our
+    HiGHS stand-ins for the paper's only BR and p-C2RF as stand-ins."""
+    figure = compose_config(profile="paper")["paper"]["c2rf"]["figures"]["fig1_runtime_ecdf"]
+    assert set(figure["labels"]) <= set(figure["methods"])
+    assert "stand-in" in figure["labels"]["c2rf_only_pd"] and "stand-in" in figure["labels"]["c2rf_pp_pd"]
+
+
 def test_each_ablation_variant_changes_one_switch_of_p_c2rf_plus():
     cfg = compose_config(profile="paper")
     full = build_method(cfg["method"]["c2rf_plus"]).solve_kwargs

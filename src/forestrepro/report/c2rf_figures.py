@@ -13,16 +13,21 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+LINE_STYLES = ("-", "--", "-.", ":")
+
 
 def runtime_ecdf(runs: pd.DataFrame, spec: dict) -> Figure:
-    """Fig. 1: share of problems solved within sigma seconds, against sigma (log scale)."""
-    fig = Figure(figsize=(7, 4.5))
+    """Fig. 1: share of problems solved within sigma seconds, against sigma (log scale); one line
+    per approach, named by ``spec["labels"]`` where it names it, in its own colour and dash so
+    that approaches with the same curve stay apart, the legend beside the axes."""
+    labels = spec.get("labels", {})
+    fig = Figure(figsize=(9, 4.5))
     ax = fig.subplots()
     limit = float(runs["time_limit"].max())
     low = max(
         1e-3, float(runs.loc[runs["solved"].astype(bool), "seconds"].min()) if runs["solved"].any() else 1e-3
     )
-    for method in spec["method_order"]:
+    for index, method in enumerate(spec["method_order"]):
         part = runs[runs["method"] == method]
         if part.empty:
             continue
@@ -32,13 +37,19 @@ def runtime_ecdf(runs: pd.DataFrame, spec: dict) -> Figure:
         x = np.concatenate([[low], times[finite], [limit]])
         y = np.concatenate([[0.0], share[finite], [share[finite][-1] if finite.any() else 0.0]])
         # each approach's own count: a partial run may have solved some instances only
-        ax.step(x, y, where="post", label=f"{method} ({finite.sum()} of {len(times)} solved)")
+        ax.step(
+            x,
+            y,
+            where="post",
+            ls=LINE_STYLES[index % len(LINE_STYLES)],
+            label=f"{labels.get(method, method)} ({finite.sum()} of {len(times)} solved)",
+        )
     ax.axvline(limit, color="0.6", ls=":", lw=1, label=f"time limit {limit:g} s")
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("σ, seconds")
     ax.set_ylabel("γ(σ), share of problems solved")
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")
     ax.set_title(f"{runs[['dataset', 'repeat']].drop_duplicates().shape[0]} problems")
     return fig
 
