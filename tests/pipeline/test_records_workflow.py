@@ -266,3 +266,19 @@ def test_a_cell_of_long_splits_is_computed_and_committed_split_by_split(tmp_path
     assert "[wdf/main/wdf/yeast/repeat1.csv](../../runs/small/wdf/main/wdf/yeast/repeat1.csv)" in report
     assert re.search(r"\| yeast \| 2 \| -?\d+\.\d+ \|", report)  # the paired test over the 2 splits
     assert planned(snakemake(tmp_path, "--cores", "2", "--dry-run", overrides=wdf)) == []
+
+
+def test_an_experiment_an_override_empties_leaves_its_tables_and_figures_out(tmp_path):
+    """A report, partial or not, shows no table or figure of an experiment with no job (the 600 s
+    C2RF report empties the p-C2RF+ ablation, which c2rf_10s/ holds): before, such a table was
+    written empty and the report failed reading it."""
+    emptied = ["readings", "multiway", "diversity_readings", "diversity_grown", "nominal_declared"]
+    emptied += ["nominal_declared_diversity"]
+    overrides = ["papers=[rcrf]", "paper.rcrf.experiments.main.datasets=[wine]"]
+    overrides += ["paper.rcrf.experiments.diversity.datasets=[wine]"]
+    overrides += [f"paper.rcrf.experiments.{name}.datasets=[]" for name in emptied]
+    snakemake(tmp_path, "--cores", "2", overrides=overrides)
+    report = (tmp_path / "results/report/small/index.md").read_text()
+    shown = re.findall(r"^### (\w+)", report, re.MULTILINE)
+    assert {"table2", "table4", "table5_kappa", "fig2_kappa_error"} <= set(shown)
+    assert not any(name.startswith(("readings", "multiway", "grown", "nominal")) for name in shown), shown

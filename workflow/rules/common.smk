@@ -319,6 +319,14 @@ def has_a_cell_run(paper, table):
     )
 
 
+# A table or figure of an experiment that has no job at all (an override emptied its data sets or
+# methods: the 600 s C2RF report leaves out the p-C2RF+ ablation, which c2rf_10s/ holds) has
+# nothing to show, partial or not: it is left out, not drawn empty.
+_PLANNED = {(job.paper, job.experiment) for job in JOBS}
+TABLES = [(p, t) for p, t in TABLES if (p, CFG["paper"][p]["tables"][t]["experiment"]) in _PLANNED]
+RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
+PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if (p, CFG["paper"][p]["figures"][f]["experiment"]) in _PLANNED]
+
 if PARTIAL:  # a table with no finished run in its cells, or a figure with none, is left out of a partial report
     TABLES = [(p, t) for p, t in TABLES if has_a_cell_run(p, t)]
     RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
