@@ -21,7 +21,7 @@ def runtime_ecdf(runs: pd.DataFrame, spec: dict) -> Figure:
     per approach, named by ``spec["labels"]`` where it names it, in its own colour and dash so
     that approaches with the same curve stay apart, the legend beside the axes."""
     labels = spec.get("labels", {})
-    fig = Figure(figsize=(9, 4.5))
+    fig = Figure(figsize=(9.5, 4.5))
     ax = fig.subplots()
     limit = float(runs["time_limit"].max())
     low = max(
