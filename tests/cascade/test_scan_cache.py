@@ -1,6 +1,7 @@
 """One scan per split, shared by DF and WDF (``cascade.scan_cache``)."""
 
 import itertools
+import json
 from types import SimpleNamespace
 
 import numpy as np
@@ -10,6 +11,7 @@ from sklearn.datasets import load_digits
 from forestrepro.cascade import scan_cache, scanning
 from forestrepro.cascade.scan_cache import cached_scan, scan_key
 from forestrepro.cascade.scanning import MultiGrainedScanner
+from forestrepro.checkpoint import location
 from forestrepro.checkpoint import parts as kept_parts
 from forestrepro.evaluation.holdout import holdout_evaluation
 from forestrepro.methods import build_method
@@ -55,12 +57,12 @@ def test_stored_scan_is_the_computed_scan(tmp_path, monkeypatch):
     X, y = _digits()
     fresh = _scanner().fit_transform_with_test(X[:90], y[:90], X[90:])
     first = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
-    assert len(list(tmp_path.glob("*.npz"))) == 1
+    assert len(list(tmp_path.glob("*/scan.json"))) == 1
 
     def no_scanning(*args, **kwargs):
         raise AssertionError("scanned again instead of reading the store")
 
-    monkeypatch.setattr(MultiGrainedScanner, "fit_transform_with_test", no_scanning)
+    monkeypatch.setattr(MultiGrainedScanner, "_fold_forest_output", no_scanning)  # grows no forest
     second = cached_scan(tmp_path, _scanner(n_jobs=2), X[:90], y[:90], X[90:])
     for got in (first, second):
         np.testing.assert_array_equal(got[0], fresh[0])
@@ -72,14 +74,14 @@ def test_stored_scan_is_the_computed_scan(tmp_path, monkeypatch):
 def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
     X, y = _digits()
     calls = []
-    original = MultiGrainedScanner.fit_transform_with_test
+    original = MultiGrainedScanner._fold_forest_output
 
     def counted(self, *args, **kwargs):
         calls.append(self.random_state)
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(MultiGrainedScanner, "fit_transform_with_test", counted)
-    options = {"scan": {"shape": [8, 8]}, "cache_dir": str(tmp_path)}
+    monkeypatch.setattr(MultiGrainedScanner, "_fold_forest_output", counted)
+    options = {"scan": {"shape": [8, 8]}, "cache_dir": str(tmp_path), "scan_store": str(tmp_path / "scans")}
     scan_seconds = []
     for name, weighting in (("df", "none"), ("wdf", "accuracy")):
         method = build_method(
@@ -95,10 +97,10 @@ def test_df_and_wdf_share_one_scan_of_the_split(tmp_path, monkeypatch):
         assert rows.loc[0, "accuracy_pct"] > 60
         assert rows.loc[0, "cascade_seconds"] > 0
         scan_seconds.append(rows.loc[0, "scan_seconds"])
-    assert len(calls) == 1  # DF scanned, WDF read the stored scan
+    assert len(calls) == 8  # DF scanned (2 window sizes x 2 forests x 2 folds), WDF read the store
     assert scan_seconds[0] > 0 and scan_seconds[1] == scan_seconds[0]  # and reports its cost
-    assert calls[0] == rows.loc[0, "split_seed"]  # seeded by the split, not the method
-    assert len(list((tmp_path / "scans").glob("*.npz"))) == 1
+    assert set(calls) == {rows.loc[0, "split_seed"]}  # seeded by the split, not the method
+    assert len(list((tmp_path / "scans").glob("*/scan.json"))) == 1
     assert not list((tmp_path / "cascades").iterdir())  # finished cascades keep no parts
 
 
@@ -116,16 +118,51 @@ def test_a_stored_scan_is_read_without_the_lock(tmp_path, monkeypatch):
     np.testing.assert_array_equal(again.test, first.test)
 
 
-def test_unreadable_store_is_named_and_replaced(tmp_path):
+def test_unreadable_piece_of_a_whole_scan_is_named_and_replaced(tmp_path):
     X, y = _digits()
     first = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
-    (stored,) = tmp_path.glob("*.npz")
+    stored = sorted(tmp_path.glob("*/*.npz"))[0]
     stored.write_bytes(b"not a scan")
     with pytest.warns(RuntimeWarning, match=stored.name):
         again = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
     np.testing.assert_array_equal(again[0], first[0])
+    np.testing.assert_array_equal(again[1], first[1])
     with np.load(stored) as replaced:
-        np.testing.assert_array_equal(replaced["test"], first[1])
+        assert str(replaced["key"]) == stored.parent.name
+
+
+def test_a_piece_of_another_scan_is_not_read(tmp_path):
+    """A piece copied under another scan's key (by hand, or a store merged wrongly) is named
+    and made again: each piece carries its scan's key, checked when it is read."""
+    X, y = _digits()
+    first = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+    other = cached_scan(tmp_path, _scanner(stride=2), X[:90], y[:90], X[90:])
+    mine, theirs = (tmp_path / scan_key(s, X[:90], y[:90], X[90:]) for s in (_scanner(), _scanner(stride=2)))
+    piece = sorted(mine.glob("*.npz"))[0].name
+    (mine / piece).write_bytes((theirs / piece).read_bytes())
+    with pytest.warns(RuntimeWarning, match=f"belongs to scan {theirs.name}"):
+        again = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+    np.testing.assert_array_equal(again.train, first.train)
+    assert not np.array_equal(other.train, first.train)
+
+
+def test_the_store_is_smaller_than_float32_and_says_so(tmp_path):
+    X, y = _digits()
+    scan = cached_scan(tmp_path, _scanner(), X[:90], y[:90], X[90:])
+    (marker,) = tmp_path.glob("*/scan.json")
+    size = json.loads(marker.read_text())
+    assert size["float32_bytes"] == scan.train.nbytes + scan.test.nbytes
+    assert size["stored_bytes"] == sum(p.stat().st_size for p in marker.parent.glob("*.npz"))
+    assert size["stored_bytes"] < size["float32_bytes"] / 2
+    assert size["rows"] == 120 and size["features"] == scan.train.shape[1]
+
+
+def test_the_store_lives_where_the_environment_says(tmp_path, monkeypatch):
+    monkeypatch.setenv("FORESTREPRO_CACHE", str(tmp_path / "elsewhere"))
+    assert location.scan_store_dir() == tmp_path / "elsewhere" / "scans"
+    monkeypatch.delenv("FORESTREPRO_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert location.scan_store_dir() == tmp_path / "xdg" / "forestrepro" / "scans"
 
 
 def test_a_stopped_scan_resumes_from_its_finished_fold_forests(tmp_path, monkeypatch):
@@ -145,8 +182,8 @@ def test_a_stopped_scan_resumes_from_its_finished_fold_forests(tmp_path, monkeyp
     stop_at = 6
     with pytest.raises(KeyboardInterrupt):
         cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90], X[90:])
-    (parts,) = tmp_path.glob("*.parts")
-    assert len(list(parts.glob("*.npz"))) == 5 and not list(tmp_path.glob("*.npz"))
+    (parts,) = tmp_path.iterdir()
+    assert len(list(parts.glob("*.npz"))) == 5 and not (parts / "scan.json").exists()
     first_five = grown[:5]
     grown.clear()
     stop_at = None
@@ -154,14 +191,14 @@ def test_a_stopped_scan_resumes_from_its_finished_fold_forests(tmp_path, monkeyp
     assert len(grown) == 3 and not set(grown) & set(first_five)  # only the last three grew
     np.testing.assert_array_equal(resumed[0], fresh[0])
     np.testing.assert_array_equal(resumed[1], fresh[1])
-    assert not parts.exists() and len(list(tmp_path.glob("*.npz"))) == 1
+    assert len(list(parts.glob("*.npz"))) == 8 and (parts / "scan.json").exists()  # pieces kept
 
 
 def test_an_unreadable_part_is_named_and_grown_again(tmp_path):
     X, y = _digits()
     fresh = _scanner().fit_transform_with_test(X[:90], y[:90], X[90:])
     key = scan_key(_scanner(), X[:90], y[:90], X[90:])
-    parts = tmp_path / f"{key}.parts"
+    parts = tmp_path / key
     parts.mkdir()
     (parts / "window2_forest0_fold0.npz").write_bytes(b"half a part")
     with pytest.warns(RuntimeWarning, match="window2_forest0_fold0.npz"):

@@ -131,7 +131,7 @@ def test_the_workflow_scans_once_and_the_cascade_jobs_read_the_scan(tmp_path):
     assert "kept window" in scan_log.read_text()
     for method, run in zip(CASCADES, runs):
         log = tmp_path / "results" / "logs" / "tiny" / "train" / "wdf" / "main" / method / "letter.log"
-        assert "kept window" not in log.read_text(), f"{method} scanned again"
+        assert "] kept window" not in log.read_text(), f"{method} scanned again"
         assert "another job is scanning" not in log.read_text()
         row = pd.read_csv(tmp_path / run).iloc[0]
         assert row["scan_seconds"] == scan["scan_seconds"] and row["split_seed"] == scan["split_seed"]

@@ -6,10 +6,11 @@ A data set's options (``paper.wdf.dataset_options.<name>``) say how to feed it: 
 training part only) before the cascade. The cascade grows with ``fit_predict_proba``, which
 keeps no fold models in memory (gcForest's own setting). A scanned split is scanned once for
 all methods (``cascade.scan_cache``): the scanning forests are not weighted, so DF and WDF
-share the scan and differ only in their cascades. With ``options.cache_dir`` (the workflow
-sets ``results/cache``), scans are stored under ``scans/`` and each cascade keeps its finished
-forests under ``cascades/`` while it grows (``cascade.cache``), so a stopped job
-resumes.
+share the scan and differ only in their cascades. With ``options.scan_store`` (the workflow
+sets the user cache's ``scans/``, outside the work tree: ``checkpoint.location``) scans are kept
+there in pieces, and with ``options.cache_dir`` (the workflow sets ``results/cache``) each
+cascade keeps its finished forests under ``cascades/`` while it grows (``cascade.cache``), so
+a stopped job resumes.
 """
 
 from __future__ import annotations
@@ -88,13 +89,10 @@ class CascadeForest(Method):
         return self._stored_scan(*self._arrays(X_train, y_train, X_test), seed, n_jobs)
 
     def _stored_scan(self, X_train, y_train, X_test, seed: int, n_jobs: int) -> Scan:
-        """``cached_scan`` in ``options.cache_dir``/scans: read if a job has stored the scan,
+        """``cached_scan`` in ``options.scan_store``: read if a job has stored the scan,
         else scanned and stored."""
-        cache = self.options.get("cache_dir")
         scanner = with_jobs(self._scanner(self.options["scan"], seed), n_jobs)
-        return cached_scan(
-            None if cache is None else Path(cache) / "scans", scanner, X_train, y_train, X_test
-        )
+        return cached_scan(self.options.get("scan_store"), scanner, X_train, y_train, X_test)
 
     def fit_predict(
         self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1, shared_seed: int | None = None

@@ -122,6 +122,11 @@ def paper_notes(
             notes.append(
                 f"{dataset}: run on a seeded, class-stratified subsample of {options['subsample_rows']} rows."
             )
+        if options.get("block_mean"):
+            notes.append(
+                f"{dataset}: each run of {options['block_mean']} consecutive features replaced by its mean "
+                f"(paper.{spec['paper']}.dataset_options.{dataset}.block_mean)."
+            )
         if "repeats" in options:
             notes.append(
                 f"{dataset}: {options['repeats']} split(s), in place of the protocol's "
