@@ -54,9 +54,8 @@ def _sweep_configs(method_config: dict, sweep: dict | None) -> list[tuple[object
 
 def _job_data(spec: dict, data: str, threads: int):
     """The job's ``(X, y)``: the data set with the paper's target, its nominal features
-    recoded where the options give a ``nominal_order`` (``data/nominal.py``), its
-    stratified subsample where they say ``subsample_rows``, and each run of ``block_mean``
-    consecutive features replaced by their mean where they say so (``data/blocks.py``)."""
+    recoded where the options give a ``nominal_order`` (``data/nominal.py``), and its
+    stratified subsample where they say ``subsample_rows``."""
     from .data import apply_paper_target, read_dataset
     from .evaluation.protocol import subsample_stratified
     from .evaluation.seeds import derive_seed
@@ -77,12 +76,6 @@ def _job_data(spec: dict, data: str, threads: int):
             X, y, rows, derive_seed(spec["root_seed"], paper, dataset, "subsample"), dataset
         )
         _log(f"{dataset}: stratified subsample of {len(y)} rows (paper option subsample_rows)")
-    block = spec["dataset_options"].get("block_mean")
-    if block:
-        from .data.blocks import block_means
-
-        X = block_means(X, block, dataset)
-        _log(f"{dataset}: means of {block} consecutive features, {X.shape[1]} left (option block_mean)")
     n_features = X.shape[1] if X.ndim == 2 else "text"
     _log(
         f"{spec['tag']}/{paper}/{spec['experiment']}/{spec['method']}/{dataset}: "
@@ -97,16 +90,9 @@ def _results_root(data: str) -> Path:
 
 
 def _job_options(spec: dict, results_root: Path) -> dict:
-    """The paper's options for the job's data set, ``cache_dir``: the stores of a job's own
-    pieces, in ``<results_root>/cache``, and ``scan_store``: the scans shared across jobs,
-    clones and sessions, outside the work tree (``checkpoint.location``)."""
-    from .checkpoint.location import scan_store_dir
-
-    return {
-        **spec["dataset_options"],
-        "cache_dir": str(results_root / "cache"),
-        "scan_store": str(scan_store_dir()),
-    }
+    """The paper's options for the job's data set, and ``cache_dir``: the stores shared
+    across jobs, in ``<results_root>/cache``."""
+    return {**spec["dataset_options"], "cache_dir": str(results_root / "cache")}
 
 
 def scan(args) -> None:

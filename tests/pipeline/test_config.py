@@ -293,14 +293,16 @@ def test_job_per_repeat_plans_one_job_per_split_and_dataset_options_set_the_repe
         f"wdf/main/df/yeast/repeat{k}" for k in range(5)
     ]
     assert [p for p in paths if p.startswith("wdf/main/wdf/semg")] == ["wdf/main/wdf/semg/repeat0"]
-    assert len(jobs) == 3 * (5 * 5 + 2)
+    assert len(jobs) == 3 * (5 * 5 + 2) + 3  # and SEMG's 3,000-sample reading (semg_3000)
     spec = json.loads(files[tmp_path / "runs" / "t" / "specs" / "wdf/main/df/yeast/repeat3.json"])
     assert spec["protocol"]["repeat"] == 3 and spec["protocol"]["repeats"] == 5 and spec["dataset"] == "yeast"
     semg = json.loads(files[tmp_path / "runs" / "t" / "specs" / "wdf/main/df/semg/repeat0.json"])
     assert semg["protocol"]["repeats"] == 1 and semg["protocol"]["repeat"] == 0
     # each split of a scanned data set is scanned on its own; DF, WDF and WDF-oob share it
     scans = {job.path: job.scan for job in jobs if job.dataset == "semg"}
-    assert len(set(scans.values())) == 1
+    assert len(set(scans.values())) == 2  # one per reading: Table 1's 500 features, the 3,000 samples
+    assert len({scans[f"wdf/main/{m}/semg/repeat0"] for m in ("df", "wdf", "wdf_oob")}) == 1
+    assert semg["dataset_options"]["block_mean"] == 6 and semg["dataset_options"]["scan"]["shape"] == [500]
     whole = plan_jobs(
         compose_config(["papers=[wdf]", "protocol.wdf_holdout.job_per_repeat=false"], profile="paper")
     )
@@ -399,3 +401,8 @@ def test_a_tables_caption_states_its_protocols_time_limit_as_overridden(tmp_path
             next(text for path, text in files.items() if path.name == "ablation_time.table.json")
         )
         assert f"at {shown} per solve" in spec["caption"] and "{time_limit}" not in spec["caption"]
+
+
+def test_a_block_mean_that_does_not_divide_the_features_is_named_before_any_job():
+    with pytest.raises(ConfigError, match=r"semg.*block_mean=7.*3000 features"):
+        compose_config(["paper.wdf.dataset_options.semg.block_mean=7"], profile="paper")

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..checkpoint import KeptParts, content_key
 from ..checkpoint.fractions import decode_fractions, encode_fractions, stored_names
-from ..io import write_text_atomic
+from ..io import atomic_path, write_text_atomic
 from .scanning import MultiGrainedScanner
 
 _log = logging.getLogger(__name__)
@@ -65,8 +65,6 @@ class ScanPieces(KeptParts):
     ``n_trees`` votes) and ``test`` share (fractions of ``n_trees * n_folds``), stored as
     counts (``checkpoint.fractions``) with the scan's ``key``."""
 
-    compressed = True
-
     def __init__(self, directory: str | Path, key: str, scanner: MultiGrainedScanner):
         super().__init__(directory)
         self.key = key
@@ -86,6 +84,12 @@ class ScanPieces(KeptParts):
             return None
         decoded = {n: decode_fractions(n, stored) for n in stored_names(stored)}
         return {k: v for k, v in stored.items() if k.startswith("_")} | decoded
+
+    def write_npz(self, name: str, **arrays) -> None:
+        """Write a piece atomically, deflated."""
+        with atomic_path(self.directory / f"{name}.npz") as tmp:
+            with open(tmp, "wb") as handle:
+                np.savez_compressed(handle, **arrays)
 
     def put(self, name: str, **arrays) -> None:
         encoded = {"key": np.array(self.key)}

@@ -29,12 +29,12 @@ def read_npz(path: Path, what: str) -> dict | None:
         return None
 
 
-def write_npz(path: Path, compressed: bool = False, **arrays) -> None:
-    """Write ``arrays`` to ``path`` atomically (deflated if ``compressed``)."""
+def write_npz(path: Path, **arrays) -> None:
+    """Write ``arrays`` to ``path`` atomically."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as handle:
-            (np.savez_compressed if compressed else np.savez)(handle, **arrays)
+            np.savez(handle, **arrays)
 
 
 def _plain(value):
@@ -50,10 +50,8 @@ class PieceStore:
     A piece is a ``.npz`` of arrays (``read_npz``/``write_npz``) or a JSON document
     (``read_json``/``write_json``; Python floats round-trip exactly). A damaged piece reads as
     absent, so its work is done again. ``clear`` removes the directory once the work's result
-    is stored elsewhere. A subclass that sets ``compressed`` deflates its ``.npz`` pieces.
+    is stored elsewhere.
     """
-
-    compressed = False
 
     def __init__(self, directory: str | Path | None):
         self.directory = None if directory is None else Path(directory)
@@ -65,7 +63,7 @@ class PieceStore:
 
     def write_npz(self, name: str, **arrays) -> None:
         if self.directory is not None:
-            write_npz(self.directory / f"{name}.npz", self.compressed, **arrays)
+            write_npz(self.directory / f"{name}.npz", **arrays)
 
     def read_json(self, name: str) -> dict | None:
         if self.directory is None or not (self.directory / name).exists():

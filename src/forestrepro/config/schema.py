@@ -76,6 +76,7 @@ def check_references(cfg: dict) -> list[str]:
                     problems.append(
                         _unknown("data set", dataset, list(cfg.get("dataset", {})), f"{where}.datasets")
                     )
+            problems.extend(_check_block_means(cfg, pcfg, name, exp, where))
             # options may name a data set the experiment does not run (an override that narrows
             # its data sets keeps them), but not one that does not exist
             for dataset in exp.get("dataset_options", {}):
@@ -190,3 +191,22 @@ def validate_config(cfg: dict) -> None:
         problems = check_references(cfg) + check_values(cfg)
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+
+
+def _check_block_means(cfg: dict, pcfg: dict, experiment: str, exp: dict, where: str) -> list[str]:
+    """Each ``block_mean`` option divides its data set's features (``expected.features``),
+    so that a wrong one is named before any job runs (``data/blocks.py``)."""
+    problems = []
+    for dataset in exp["datasets"]:
+        options = {
+            **pcfg.get("dataset_options", {}).get(dataset, {}),
+            **exp.get("dataset_options", {}).get(dataset, {}),
+        }
+        size = options.get("block_mean")
+        features = cfg.get("dataset", {}).get(dataset, {}).get("expected", {}).get("features")
+        if size and isinstance(features, int) and features % size:
+            problems.append(
+                f"{where}: data set '{dataset}': option block_mean={size} does not divide its "
+                f"{features} features into runs of equal length"
+            )
+    return problems

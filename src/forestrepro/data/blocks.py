@@ -14,15 +14,22 @@ import numpy as np
 from .errors import DatasetError
 
 
-def block_means(X, size: int, dataset: str) -> np.ndarray:
-    """``X`` with each run of ``size`` consecutive columns replaced by its mean (float64).
+def check_block_mean(n_features: int, size: int, dataset: str) -> None:
+    """Raise ``DatasetError`` naming ``dataset`` and the option unless ``size`` divides
+    ``n_features``: the configuration checks this before any job runs."""
+    if size < 1 or n_features % size:
+        raise DatasetError(
+            f"data set '{dataset}': option block_mean={size} does not divide its {n_features} "
+            "features into runs of equal length"
+        )
 
-    Raises ``DatasetError`` naming ``dataset`` and the option if the columns do not split into
-    runs of ``size``."""
+
+def block_means(X, size: int) -> np.ndarray:
+    """``X`` with each run of ``size`` consecutive columns replaced by its mean (float64)."""
     X = np.asarray(X, dtype=np.float64)
     if size < 1 or X.ndim != 2 or X.shape[1] % size:
         raise DatasetError(
-            f"data set '{dataset}': option block_mean={size} does not divide its "
+            f"option block_mean={size} does not divide the "
             f"{X.shape[1] if X.ndim == 2 else 'non-tabular'} features into runs of equal length"
         )
     return X.reshape(X.shape[0], X.shape[1] // size, size).mean(axis=2)

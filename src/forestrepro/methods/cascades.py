@@ -6,11 +6,13 @@ A data set's options (``paper.wdf.dataset_options.<name>``) say how to feed it: 
 training part only) before the cascade. The cascade grows with ``fit_predict_proba``, which
 keeps no fold models in memory (gcForest's own setting). A scanned split is scanned once for
 all methods (``cascade.scan_cache``): the scanning forests are not weighted, so DF and WDF
-share the scan and differ only in their cascades. With ``options.scan_store`` (the workflow
-sets the user cache's ``scans/``, outside the work tree: ``checkpoint.location``) scans are kept
-there in pieces, and with ``options.cache_dir`` (the workflow sets ``results/cache``) each
-cascade keeps its finished forests under ``cascades/`` while it grows (``cascade.cache``), so
-a stopped job resumes.
+share the scan and differ only in their cascades. With ``options.cache_dir`` (the workflow
+sets ``results/cache``) each cascade keeps its finished forests under ``cascades/`` while it
+grows (``cascade.cache``), so a stopped job resumes, and scans are kept in pieces in the scan
+store outside the work tree (``options.scan_store``, by default the user cache's,
+``checkpoint.location``), where a later session finds them. ``block_mean`` replaces each run of
+that many consecutive features by its mean before anything else (``data/blocks.py``; WDF's
+SEMG read as Table 1's 500 features).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from ..cascade.deep_forest import DeepForestClassifier
 from ..cascade.forest import CascadeForestClassifier, early_stopping_outcome
 from ..cascade.scan_cache import Scan, cached_scan
 from ..cascade.scanning import MultiGrainedScanner
+from ..checkpoint.location import scan_store_dir
+from ..data.blocks import block_means
 from .base import Method, MethodConfigError, with_jobs
 
 
@@ -62,6 +66,9 @@ class CascadeForest(Method):
         return {"n_levels": float(fitted.n_levels_), "best_level": float(fitted.best_level_)}
 
     def _features(self, X_train, X_test):
+        block = self.options.get("block_mean")
+        if block:
+            return block_means(X_train, block), block_means(X_test, block)
         text = self.options.get("text")
         if not text:
             return X_train, X_test
@@ -89,10 +96,14 @@ class CascadeForest(Method):
         return self._stored_scan(*self._arrays(X_train, y_train, X_test), seed, n_jobs)
 
     def _stored_scan(self, X_train, y_train, X_test, seed: int, n_jobs: int) -> Scan:
-        """``cached_scan`` in ``options.scan_store``: read if a job has stored the scan,
-        else scanned and stored."""
+        """``cached_scan`` in the scan store: read if a job has stored the scan, else scanned
+        and stored. The store is ``options.scan_store``, else, for a job that keeps its pieces
+        (``options.cache_dir``), the user cache's (``checkpoint.location.scan_store_dir``)."""
+        store = self.options.get("scan_store")
+        if store is None and self.options.get("cache_dir") is not None:
+            store = scan_store_dir()
         scanner = with_jobs(self._scanner(self.options["scan"], seed), n_jobs)
-        return cached_scan(self.options.get("scan_store"), scanner, X_train, y_train, X_test)
+        return cached_scan(store, scanner, X_train, y_train, X_test)
 
     def fit_predict(
         self, X_train, y_train, X_test, random_state: int, n_jobs: int = 1, shared_seed: int | None = None
