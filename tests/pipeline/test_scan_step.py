@@ -135,3 +135,55 @@ def test_the_workflow_scans_once_and_the_cascade_jobs_read_the_scan(tmp_path):
         assert "another job is scanning" not in log.read_text()
         row = pd.read_csv(tmp_path / run).iloc[0]
         assert row["scan_seconds"] == scan["scan_seconds"] and row["split_seed"] == scan["split_seed"]
+
+
+def _workflow(workdir, store, targets):
+    overrides = "overrides=[" + ",".join(f'"{o}"' for o in SCANNED_LETTER) + "]"
+    proc = subprocess.run(
+        [
+            SNAKEMAKE,
+            *targets,
+            "--snakefile",
+            str(REPO / "Snakefile"),
+            "--directory",
+            str(workdir),
+            "--cores",
+            "1",
+        ]
+        + ["--config", "tag=tiny", overrides],
+        check=False,
+        env={**os.environ, "FORESTREPRO_MIRROR": str(MIRROR), "FORESTREPRO_CACHE": str(store)},
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (scan_log,) = (workdir / "results" / "logs" / "tiny" / "scan").rglob("*.log")
+    return scan_log.read_text()
+
+
+def _numbers(workdir, run):
+    """A record's rows without its times (wall seconds differ from run to run)."""
+    rows = pd.read_csv(workdir / run)
+    return rows[[c for c in rows.columns if "seconds" not in c and "time" not in c]]
+
+
+@pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")
+def test_a_job_that_finds_the_scan_store_gives_the_record_of_a_scan_from_nothing(tmp_path):
+    """A later session (another work tree, the same user cache) finds the scan's pieces outside
+    the work tree, grows only those it lacks, and writes the record a scan from nothing wrote."""
+    run = "results/runs/tiny/wdf/main/df/letter.csv"
+    store = tmp_path / "cache"
+    first = _workflow(tmp_path / "first", store, [run])
+    assert "] kept window" in first and "read kept" not in first
+    (scan_dir,) = (store / "scans").iterdir()
+    pieces = sorted(scan_dir.glob("*.npz"))
+    assert len(pieces) == 3 * 2 * 3 and (scan_dir / "scan.json").exists()  # window sizes x forests x folds
+    for piece in pieces[::2]:  # a session stopped mid-scan: half its pieces, no marker
+        piece.unlink()
+    (scan_dir / "scan.json").unlink()
+    later = _workflow(tmp_path / "later", store, [run])
+    assert later.count("] kept window") == len(pieces[::2]) and later.count("read kept") == len(pieces[1::2])
+    pd.testing.assert_frame_equal(_numbers(tmp_path / "later", run), _numbers(tmp_path / "first", run))
+    again = _workflow(tmp_path / "again", store, [run])  # a whole scan: read, nothing grown
+    assert "] kept window" not in again and again.count("read kept") == len(pieces)
+    pd.testing.assert_frame_equal(_numbers(tmp_path / "again", run), _numbers(tmp_path / "first", run))
