@@ -1,7 +1,9 @@
 # Multi-grained scanning as a step of its own: one job per scan (config.jobs.scan_name), run
 # from the spec of the first job that reads it, before the split's DF, WDF and WDF-oob jobs.
-# It writes the scan into the content-keyed store under results/cache/scans
-# (cascade/scan_cache.py) and a small record of it here; the cascade jobs then read the
+# It writes the scan into the content-keyed scan store outside the work tree
+# ($FORESTREPRO_CACHE/scans, by default ~/.cache/forestrepro/scans; cascade/scan_cache.py),
+# in pieces that a stopped or later run resumes from, and a small record of it here; the
+# cascade jobs then read the
 # store, so none of them holds its cores while another scans. A job whose scan is not in the
 # store (removed by hand) scans it itself, under the store's lock.
 

@@ -5,7 +5,8 @@
 # forestrepro.record), which is committed for the tags of the committed reports.
 # Seeds derive from (root seed, paper, method, data set, fold), so neither job order nor
 # --cores changes a number. A job on a scanned data set (WDF's SEMG and MNIST) waits for its
-# scan step (rules/scan.smk) and reads the scan from results/cache/scans.
+# scan step (rules/scan.smk) and reads the scan from the scan store outside the work tree
+# ($FORESTREPRO_CACHE/scans, by default ~/.cache/forestrepro/scans: cascade/scan_cache.py).
 # A job whose record is current is finished: this rule does not match its record's path
 # (PENDING_JOBS, common.smk), so nothing reruns it; delete a record to recompute it.
 # A job that fails leaves a failure note beside where its record would be

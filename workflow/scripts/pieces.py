@@ -29,10 +29,12 @@ they depend on has changed since they were made (the cache is keyed by spec and 
 Which directories are a job's: its fold stores are named by its spec (the same digest the job
 computes), and its cascades' by the content keys its piece log names.
 
-Scans are not kept: a scan's output is hundreds of MB (SEMG's training rows alone are 1,440 x
-95,292 float32, 549 MB), more than a repository should carry. A split is scanned again in each
-session that grows its cascades; the cascade's content key covers the scan's bytes, so its
-pieces are read only where the new scan is identical to the one they grew on.
+Scans are not kept here: a scan's output is hundreds of MB, more than a repository should
+carry. They live in the content-keyed scan store outside the work tree ($FORESTREPRO_CACHE/scans,
+by default ~/.cache/forestrepro/scans; cascade/scan_cache.py), in pieces, where a later session
+on the same machine (or with the same cache) finds them; elsewhere the split is scanned again.
+The cascade's content key covers the scan's bytes, so its pieces are read only where the scan
+is identical to the one they grew on.
 """
 
 from __future__ import annotations
