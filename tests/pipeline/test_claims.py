@@ -361,3 +361,67 @@ def test_flat_from_by_hand_on_each_data_set():
     )
     lonely = evaluate_curve_claim({**claim, "from": 14}, runs, "accuracy", "sweep_value")
     assert lonely["ours"] == UNKNOWN and "fewer than two points" in lonely["ours_evidence"]
+
+
+def test_larger_gain_against_a_named_group_leaves_the_other_data_sets_out():
+    """With ``versus``, a data set in neither group (a row still missing, as MNIST's while its
+    cascades run) neither blocks the claim nor counts as the other group."""
+    cells = pd.concat(
+        [
+            CELLS,
+            pd.DataFrame(
+                [("mid", "a", 0.5, float("nan")), ("mid", "b", 0.5, float("nan"))], columns=CELLS.columns
+            ),
+        ]
+    )
+    claim = {"text": "t", "kind": "larger_gain_on_subset", "a": "a", "b": "b", "subset": ["hi1"]}
+    assert evaluate_claim(claim, cells, RANKS, SPEC)["ours"] == UNKNOWN  # mid is missing
+    claim["versus"] = ["lo1", "lo2"]
+    got = evaluate_claim(claim, cells, RANKS, SPEC)
+    assert got["ours"] == HOLDS and "+0.050 on the subset vs +0.000 elsewhere" in got["ours_evidence"]
+
+
+def _two_methods(diffs, missing=()):
+    rows = []
+    for k, d in enumerate(diffs):
+        rows += [(f"d{k}", "a", float("nan"), 0.5 + d), (f"d{k}", "b", float("nan"), 0.5)]
+    rows += [(name, m, float("nan"), float("nan")) for name in missing for m in ("a", "b")]
+    return pd.DataFrame(rows, columns=CELLS.columns)
+
+
+BAYES = {"text": "t", "kind": "bayes_better", "a": "a", "b": "b", "rope": 0.01}
+
+
+def test_bayes_better_decides_each_way_and_names_inconclusive():
+    """Far above the rope on 20 data sets: holds; far below: does not hold (b better); all inside
+    the rope: does not hold (practically equivalent); one data set each way: inconclusive."""
+    assert evaluate_claim(BAYES, _two_methods([0.05] * 20), {}, SPEC)["ours"] == HOLDS
+    worse = evaluate_claim(BAYES, _two_methods([-0.05] * 20), {}, SPEC)
+    assert worse["ours"] == FAILS and worse["ours_evidence"].startswith("b better")
+    same = evaluate_claim(BAYES, _two_methods([0.001, -0.002] * 10), {}, SPEC)
+    assert same["ours"] == FAILS and same["ours_evidence"].startswith("practically equivalent")
+    assert evaluate_claim(BAYES, _two_methods([0.05, -0.05] * 3), {}, SPEC)["ours"] == claims.INCONCLUSIVE
+    assert evaluate_claim(BAYES, _two_methods([0.05] * 20), {}, SPEC)["paper"] == UNKNOWN  # no printed table
+
+
+def test_bayes_better_waits_for_every_data_set_of_the_table():
+    got = evaluate_claim(BAYES, _two_methods([0.05] * 20, missing=["late"]), {}, SPEC)
+    assert got["ours"] == UNKNOWN and got["ours_evidence"].startswith("so far 20 of 21 data sets")
+
+
+def test_bayes_better_on_a_papers_printed_table(monkeypatch):
+    """The paper side reads the named printed table, under the names it prints for a and b."""
+    printed = pd.DataFrame(
+        {"mean": [0.9, 0.8] * 12, "std": float("nan")},
+        index=pd.MultiIndex.from_tuples(
+            [(f"p{k}", m) for k in range(12) for m in ("BRFs", "Biau12")], names=["dataset", "method"]
+        ),
+    )
+    monkeypatch.setattr(claims, "published_cells", lambda file, metric: printed)
+    claim = {**BAYES, "published": {"file": "x.csv", "metric": "accuracy", "a": "BRFs", "b": "Biau12"}}
+    got = evaluate_claim(claim, _two_methods([-0.05] * 20), {}, SPEC)
+    assert got["paper"] == HOLDS and "x.csv, 12 data sets" in got["paper_evidence"]
+    assert got["ours"] == FAILS
+    claim["published"]["b"] = "Biau"
+    with pytest.raises(ValueError, match="prints no accuracy of Biau"):
+        evaluate_claim(claim, _two_methods([0.05] * 20), {}, SPEC)

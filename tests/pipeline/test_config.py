@@ -406,3 +406,24 @@ def test_a_tables_caption_states_its_protocols_time_limit_as_overridden(tmp_path
 def test_a_block_mean_that_does_not_divide_the_features_is_named_before_any_job():
     with pytest.raises(ConfigError, match=r"semg.*block_mean=7.*3000 features"):
         compose_config(["paper.wdf.dataset_options.semg.block_mean=7"], profile="paper")
+
+
+def test_an_experiments_protocol_options_go_over_its_protocol_for_its_jobs_only(tmp_path):
+    cfg = compose_config(
+        [
+            "papers=[wdf]",
+            "paper.wdf.experiments.semg_3000.datasets=[yeast]",
+            "+paper.wdf.experiments.semg_3000.protocol_options={repeats: 2, job_per_repeat: false}",
+        ],
+        profile="paper",
+    )
+    jobs, files = plan_spec_files(cfg, "t", tmp_path)
+    paths = [job.path for job in jobs]
+    assert [p for p in paths if p.startswith("wdf/main/df/yeast")] == [
+        f"wdf/main/df/yeast/repeat{k}" for k in range(5)
+    ]  # main keeps its protocol's 5 splits, one job each
+    assert "wdf/semg_3000/df/yeast" in paths  # one job of 2 splits
+    spec = json.loads(files[tmp_path / "runs" / "t" / "specs" / "wdf/semg_3000/df/yeast.json"])
+    assert spec["protocol"]["repeats"] == 2 and spec["protocol"]["name"] == "wdf_holdout"
+    with pytest.raises(ConfigError, match="n_trees"):
+        compose_config(["+paper.wdf.experiments.main.protocol_options={n_trees: 3}"], profile="paper")

@@ -126,12 +126,19 @@ def dataset_options(pcfg: dict, experiment: str, dataset: str) -> dict:
     }
 
 
+def experiment_protocol(cfg: dict, exp: dict) -> dict:
+    """The protocol of experiment ``exp``: the named one, with the experiment's own
+    ``protocol_options`` over it (e.g. the out-of-sample suite's WDF experiment runs WDF's
+    holdout on one split instead of five, its C2RF experiment a shorter time limit)."""
+    return {**cfg["protocol"][exp["protocol"]], **exp.get("protocol_options", {})}
+
+
 def job_protocol(cfg: dict, paper: str, experiment: str, dataset: str) -> dict:
     """The protocol a job of ``dataset`` runs: its experiment's, with the data set's own number
     of repeats where the paper's ``dataset_options`` set one (e.g. fewer splits of a data set
     whose every split costs hours)."""
     pcfg = cfg["paper"][paper]
-    protocol = cfg["protocol"][pcfg["experiments"][experiment]["protocol"]]
+    protocol = experiment_protocol(cfg, pcfg["experiments"][experiment])
     repeats = dataset_options(pcfg, experiment, dataset).get("repeats")
     return protocol if repeats is None else {**protocol, "repeats": repeats}
 
@@ -302,7 +309,7 @@ def plan_spec_files(
                 "paper": paper,
                 "table": table,
                 **tcfg,
-                "caption": _caption(tcfg["caption"], cfg["protocol"][exp["protocol"]]),
+                "caption": _caption(tcfg["caption"], experiment_protocol(cfg, exp)),
                 # JSON sorts mapping keys, so the paper's row and column order is kept as lists.
                 "method_order": [m for m in exp["methods"] if m in tcfg["methods"]],
                 "dataset_order": (
@@ -318,11 +325,7 @@ def plan_spec_files(
                     else [d for d in exp["datasets"] if d not in tcfg["datasets"]],
                     "methods": [m for m in exp["methods"] if m not in tcfg["methods"]],
                 },
-                **(
-                    {"limit_value": cfg["protocol"][exp["protocol"]][tcfg["limit"]]}
-                    if "limit" in tcfg
-                    else {}
-                ),
+                **({"limit_value": experiment_protocol(cfg, exp)[tcfg["limit"]]} if "limit" in tcfg else {}),
                 "report": cfg["report"],
                 "profile": cfg["profile"],
                 "title": pcfg["title"],

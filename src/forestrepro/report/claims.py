@@ -6,7 +6,7 @@ regenerated ones. Kinds:
 
 - ``dominates``: method ``a`` is at least as good as ``b`` on every data set (of ``subset``);
 - ``larger_gain_on_subset``: the mean gain of ``a`` over ``b`` is larger on ``subset`` than on
-  the other data sets;
+  the other data sets (or, with ``versus``, than on those);
 - ``best_mean_rank``: ``a`` has the lowest mean rank;
 - ``significantly_better``: ``a``'s mean rank beats ``b``'s by at least the Nemenyi CD;
 - ``not_significantly_different``: ``a``'s mean rank is within the CD of each of ``others``;
@@ -32,6 +32,13 @@ regenerated ones. Kinds:
   split cannot be tested and are named, data sets without runs leave it undecided unless a
   tested one refutes it. The paper side cannot be checked: a paper with one split per data set
   gives no spread.
+- ``bayes_better``: ``a`` beats ``b`` across the data sets by the Bayesian signed-rank test
+  with a region of practical equivalence ``rope`` in the table's units (``stats/bayes.py``):
+  holds when P(a better) >= 0.95, does not hold when P(b better) or P(equivalent) >= 0.95, else
+  inconclusive; the Wilcoxon signed-rank test is given beside it. Its paper side is the same
+  test on a paper's printed table (``published``: file, metric, the names it prints for a and
+  b), so a claim of one paper can be judged on data sets it never ran (the out-of-sample
+  suite); on ours it is decided only once every data set of the table has both cells.
 
 "Better" follows the table's ``higher_is_better``.
 """
@@ -44,11 +51,15 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..stats.bayes import pairwise_claim
 from ..stats.nemenyi import nemenyi_cd
 from ..stats.ranks import rank_scores
 from .compare import score_matrix
+from .published import published_cells
 
 HOLDS, FAILS, UNKNOWN = "holds", "does not hold", "cannot be checked"
+INCONCLUSIVE = "inconclusive"
+DECISIVE = 0.95  # bayes_better: the posterior probability that decides a claim
 
 
 def _sign(spec: dict) -> float:
@@ -86,7 +97,8 @@ def _dominates(cells, column, claim, table_spec):
 
 
 def _larger_gain(cells, column, claim, table_spec):
-    pair = _paired(_scores(cells, column, None), claim["a"], claim["b"])
+    among = None if "versus" not in claim else [*claim["subset"], *claim["versus"]]
+    pair = _paired(_scores(cells, column, among), claim["a"], claim["b"])
     if pair is None:
         return UNKNOWN, "missing cells"
     gain = _sign(table_spec) * (pair[claim["a"]] - pair[claim["b"]])
@@ -330,6 +342,53 @@ PAIR_KINDS = {
 RANK_KINDS = {"best_mean_rank", "significantly_better", "not_significantly_different"}
 
 
+def _bayes_scores(side: str, cells: pd.DataFrame, claim: dict) -> tuple[pd.DataFrame, int, str]:
+    """``(scores, n_table, source)``: the cells of ``a`` and ``b`` (columns) per data set on
+    ``side``, how many data sets the side has, and where they come from."""
+    a, b = claim["a"], claim["b"]
+    if side == "ours":
+        scores = cells.pivot(index="dataset", columns="method", values="mean").reindex(columns=[a, b])
+        return scores, len(scores), "our runs on the table's data sets"
+    printed = claim["published"]
+    found = published_cells(printed["file"], printed["metric"])["mean"].unstack("method")
+    missing = [name for name in (printed["a"], printed["b"]) if name not in found]
+    if missing:
+        raise ValueError(
+            f"claim {claim['text']!r}: {printed['file']} prints no {printed['metric']} of "
+            f"{', '.join(missing)}; it has {', '.join(map(str, found.columns))}"
+        )
+    scores = found[[printed["a"], printed["b"]]].set_axis([a, b], axis=1)
+    return scores, len(scores), f"the paper's printed {printed['file']}"
+
+
+def _bayes_claim(side: str, cells: pd.DataFrame, claim: dict, spec: dict) -> tuple[str, str]:
+    """``bayes_better`` on one side (see the module's text)."""
+    if side == "paper" and "published" not in claim:
+        return UNKNOWN, "no printed table named (published)"
+    scores, n_table, source = _bayes_scores(side, cells, claim)
+    both = scores.dropna()
+    if len(both) < 2:
+        return UNKNOWN, f"{len(both)} data set(s) with both cells in {source}"
+    test = pairwise_claim(
+        both, claim["a"], claim["b"], rope=claim["rope"], higher_is_better=spec.get("higher_is_better", True)
+    )
+    evidence = (
+        f"{source}, {len(both)} data sets: P({claim['a']} better) {test.p_a_better:.3f}, "
+        f"P(equivalent, rope {claim['rope']:g}) {test.p_equivalent:.3f}, "
+        f"P({claim['b']} better) {test.p_b_better:.3f}; mean difference {test.mean_difference:+.4g}; "
+        f"Wilcoxon p = {test.wilcoxon_p:.3g} ({claim['a']} better)"
+    )
+    if len(both) < n_table:
+        return UNKNOWN, f"so far {len(both)} of {n_table} data sets: {evidence}"
+    if test.p_a_better >= DECISIVE:
+        return HOLDS, evidence
+    if test.p_b_better >= DECISIVE:
+        return FAILS, f"{claim['b']} better: {evidence}"
+    if test.p_equivalent >= DECISIVE:
+        return FAILS, f"practically equivalent: {evidence}"
+    return INCONCLUSIVE, evidence
+
+
 def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: dict) -> dict:
     """The claim's verdict and evidence on the published and on the regenerated numbers."""
     result = {"claim": claim["text"]}
@@ -344,6 +403,8 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
                     verdict, evidence = ranked[0], f"{ranked[1]}; {evidence}"
         elif claim["kind"] == "control_significantly_better":
             verdict, evidence = _on_complete_datasets(side, ranks, *_control_claim(ranks[stats_key], claim))
+        elif claim["kind"] == "bayes_better":
+            verdict, evidence = _bayes_claim(side, cells, claim, table_spec)
         elif claim["kind"] == "not_significantly_worse":
             verdict, evidence = (
                 (UNKNOWN, "the paper gives one value per data set, no spread")
@@ -352,7 +413,13 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
             )
         else:
             valid = sorted(
-                [*PAIR_KINDS, *RANK_KINDS, "control_significantly_better", "not_significantly_worse"]
+                [
+                    *PAIR_KINDS,
+                    *RANK_KINDS,
+                    "control_significantly_better",
+                    "not_significantly_worse",
+                    "bayes_better",
+                ]
             )
             raise ValueError(f"unknown claim kind {claim['kind']!r}; valid: {valid}")
         result[side] = verdict

@@ -33,13 +33,17 @@ def load_published(filename: str) -> pd.DataFrame:
 DERIVED = {"mcc": ("mcc_pct", 0.02, -1.0)}
 
 
-def published_cells(filename: str, metric: str) -> pd.DataFrame:
-    """The per-data-set cells of ``metric`` as ``mean`` and ``std``, indexed by (data set, method).
+def published_cells(filename: str | None, metric: str) -> pd.DataFrame:
+    """The per-data-set cells of ``metric`` as ``mean`` and ``std``, indexed by (data set, method);
+    none for a table without a published one (``filename`` None: data the paper never ran).
 
     Tables that print a mean ± std (BRF, RCRF) give both; tables that print one value (WDF) or a
     median over samples (C2RF, whose rows are instance ids) give it as ``mean`` with no std. A
     metric the table does not print but ``DERIVED`` maps from one it prints is derived.
     """
+    if filename is None:
+        index = pd.MultiIndex.from_tuples([], names=["dataset", "method"])
+        return pd.DataFrame({"mean": [], "std": []}, index=index, dtype=float)
     table = load_published(filename)
     if "metric" in table and metric in DERIVED and not (table["metric"] == metric).any():
         source, scale, offset = DERIVED[metric]
@@ -62,8 +66,10 @@ def published_cells(filename: str, metric: str) -> pd.DataFrame:
     return cells.set_index(["dataset", "method"])[["mean", "std"]]
 
 
-def published_mean_ranks(filename: str) -> pd.Series:
+def published_mean_ranks(filename: str | None) -> pd.Series:
     """The mean ranks the paper prints (rows with metric ``mean_rank``), by published method."""
+    if filename is None:
+        return pd.Series(dtype=float)
     table = load_published(filename)
     ranks = table[table["metric"] == "mean_rank"]
     return pd.to_numeric(ranks.set_index("method")["mean"]) if len(ranks) else pd.Series(dtype=float)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from .cells import _cell_rows, _fmt, _missing_reason, _tolerance_verdict
-from .claims import FAILS, HOLDS, UNKNOWN, evaluate_claim
+from .claims import FAILS, HOLDS, INCONCLUSIVE, UNKNOWN, evaluate_claim
 from .deviations import UNEXPLAINED, counted, data_candidates, explain
 from .document import (
     Bullets,
@@ -186,7 +186,9 @@ def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
             else "not judged"
         ),
         str(int(cells["mean"].isna().sum())),
-        f"{claims.count(HOLDS)} / {claims.count(FAILS)} / {claims.count(UNKNOWN)}" if claims else "none",
+        f"{claims.count(HOLDS)} / {claims.count(FAILS)} / {claims.count(UNKNOWN) + claims.count(INCONCLUSIVE)}"
+        if claims
+        else "none",
     )
 
 

@@ -148,7 +148,7 @@ def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> 
         if len(runs)
         else pd.DataFrame(columns=["mean", "std", "n_folds", "min", "max"])
     )
-    published = published_cells(spec["published"], published_metric)
+    published = published_cells(spec.get("published"), published_metric)
     cells = compare_cells(
         summary,
         published,
@@ -207,7 +207,7 @@ def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> 
     # The paper's numbers are ranked on the same cells as ours, so the two rankings compare.
     same_cells = score_matrix(cells, "published_mean").loc[ours_scores.dropna().index]
     theirs = rank_statistics(same_cells, higher_is_better=higher, alpha=alpha, control=control)
-    printed = published_mean_ranks(spec["published"])
+    printed = published_mean_ranks(spec.get("published"))
     if len(printed):
         theirs["paper_printed_mean_ranks"] = {m: float(r) for m, r in printed.items()}
         full = published_cells(spec["published"], published_metric)["mean"].unstack("method")[

@@ -12,9 +12,12 @@ method. The modules, one job each:
 * :mod:`.cd_groups`   groups of methods within the critical difference (Sec. 3.2.4; drawn by
                       ``report/cd_diagram.py``, Fig. 1);
 * :mod:`.paired`      two methods on the same splits: corrected resampled t-test per data set,
-                      sign and Wilcoxon signed-ranks tests across data sets (Sec. 3.1).
+                      sign and Wilcoxon signed-ranks tests across data sets (Sec. 3.1);
+* :mod:`.bayes`       one claim "a beats b" across data sets: Wilcoxon and the Bayesian
+                      signed-rank test with a ROPE (Benavoli et al., JMLR 18(77), 2017), verdict.
 """
 
+from .bayes import ClaimTest, pairwise_claim
 from .cd_groups import cd_groups
 from .control import bonferroni_dunn_cd, compare_to_control, holm_adjust
 from .friedman import FriedmanResult, friedman_test
@@ -22,6 +25,7 @@ from .nemenyi import nemenyi_cd, nemenyi_pairwise, nemenyi_q
 from .ranks import mean_ranks, rank_scores
 
 __all__ = [
+    "ClaimTest",
     "FriedmanResult",
     "bonferroni_dunn_cd",
     "cd_groups",
@@ -32,5 +36,6 @@ __all__ = [
     "nemenyi_cd",
     "nemenyi_pairwise",
     "nemenyi_q",
+    "pairwise_claim",
     "rank_scores",
 ]
