@@ -158,14 +158,31 @@ def cmd_plan(args: argparse.Namespace) -> None:
     _print_costs(cfg, jobs, Path(args.results) / "runs" / tag, args.cores, reference)
 
 
+def _twins(cfg: dict) -> dict[tuple[str, str, str], tuple[str, str, str]]:
+    """Each (paper, experiment, method) mapped to the first other paper's experiment that runs
+    the same method under the same protocol (``record.cost.estimate``'s ``twins``)."""
+    runs = [
+        (paper, name, method, exp["protocol"])
+        for paper, pcfg in cfg["paper"].items()
+        for name, exp in pcfg["experiments"].items()
+        for method in exp["methods"]
+    ]
+    return {
+        (p, e, m): next(((p2, e2, m) for p2, e2, m2, pr2 in runs if m2 == m and pr2 == pr and p2 != p), None)
+        for p, e, m, pr in runs
+    }
+
+
 def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: Path | None) -> None:
     from collections import defaultdict
 
     from .config.jobs import job_protocol, method_threads
     from .record.cost import estimate, kept_solves, limit_modelled, makespan, measured, scans_measured
 
+    # a data set's size: the paper's shape, else the one its configuration expects (a data set
+    # no paper used, as the out-of-sample suite's)
     published = {
-        name: next((s for s in (d.get("published") or {}).values() if s), {})
+        name: next((s for s in (d.get("published") or {}).values() if s), d.get("expected") or {})
         for name, d in cfg["dataset"].items()
     }
     threads = {job.path: method_threads(cfg, job.method) for job in jobs}
@@ -177,7 +194,7 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: P
     kept = kept_solves(runs_dir)
     limit_model = {} if reference is None else limit_modelled(reference, limits, kept)
     costs = estimate(
-        jobs, threads, measured(runs_dir), published, limit_model, scans_measured(runs_dir, jobs)
+        jobs, threads, measured(runs_dir), published, limit_model, scans_measured(runs_dir, jobs), _twins(cfg)
     )
     print(f"records read from {runs_dir}" + ("" if reference is None else f" (limit model: {reference})"))
     if kept and reference is not None:
@@ -198,7 +215,10 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: P
         f"  {'experiment':<{width}} {'jobs':>5} {'measured':>9} {'limit':>6} {'model':>6} {'unknown':>8} {'core-h':>8}"
     )
     for name, group in [*groups.items(), ("total", costs)]:
-        n = {src: sum(c.source == src for c in group) for src in ("measured", "limit", "model", "unknown")}
+        n = {
+            src: sum(c.source.split()[0] == src for c in group)
+            for src in ("measured", "limit", "model", "unknown")
+        }
         hours = sum(c.core_seconds for c in group if c.core_seconds is not None) / 3600
         print(
             f"  {name:<{width}} {len(group):>5} {n['measured']:>9} {n['limit']:>6} {n['model']:>6} "

@@ -106,10 +106,11 @@ def test_plan_puts_each_scan_before_the_jobs_that_read_it(capsys):
     assert main([*argv, "--results", str(REPO / "results"), "papers=[wdf]"]) == 0
     out = capsys.readouterr().out
     scans = [line.split() for line in out.splitlines() if line.startswith("  scan/wdf/")]
-    assert sorted(row[0].split("/")[2] for row in scans) == ["mnist_test", "semg"]
+    # SEMG twice: Table 1's 500 features (main) and the 3,000 raw samples (semg_3000)
+    assert sorted(row[0].split("/")[2] for row in scans) == ["mnist_test", "semg", "semg"]
     group = next(line.split() for line in out.splitlines() if line.startswith("  wdf/scan "))
-    assert group[1] == "2"  # two scans, each measured or unknown
-    assert int(group[2]) + int(group[5]) == 2
+    assert group[1] == "3"  # three scans, each measured or unknown
+    assert int(group[2]) + int(group[5]) == 3
 
 
 def test_sweep_gives_one_config_per_value():

@@ -10,10 +10,13 @@ from typing import Any
 
 import yaml
 from hydra import compose, initialize_config_dir
+from hydra.core.config_store import ConfigStore
 from hydra.errors import HydraException
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from ..data.collection import collection_entries
+from ..data.errors import DatasetError
 from .errors import ConfigError
 from .schema import validate_config
 
@@ -24,8 +27,14 @@ def default_conf_dir() -> Path:
     return Path(os.environ.get("FORESTREPRO_CONF") or "conf")
 
 
-def _dataset_names(conf_dir: Path) -> list[str]:
-    return sorted(p.stem for p in (conf_dir / "dataset").glob("*.yaml"))
+def _collected_datasets(conf_dir: Path) -> dict[str, dict]:
+    """The data sets of the collections in ``conf/dataset/collections/``, by name, each the config
+    a ``conf/dataset/<name>.yaml`` would hold (``data/collection.py``); a name clash or a malformed
+    collection is a ``ConfigError``."""
+    try:
+        return {name: entry.spec for name, entry in collection_entries(conf_dir / "dataset").items()}
+    except DatasetError as err:
+        raise ConfigError(str(err)) from None
 
 
 def _root_config(conf_dir: Path) -> dict:
@@ -103,16 +112,22 @@ def _profile_last(conf_dir: Path, overrides: list[str]) -> list[str]:
 
 
 def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
-    """Hydra's composition of ``config`` with every data set of ``conf/dataset/`` as
-    ``dataset.<name>`` and every unlisted method file as ``method.<name>``, then the profile
-    (``_profile_last``), then the user's overrides. Hydra merges each of the 58 data set files
-    into the tree one by one, which is more than half of a composition's time (seconds, paid by
-    every Snakemake invocation), so unless an override reaches into the ``dataset`` group the
-    files are read with OmegaConf's own loader instead and put in place whole: the same dict
-    (tested)."""
-    names = _dataset_names(conf_dir)
+    """Hydra's composition of ``config`` with every data set of ``conf/dataset/`` (its files and the
+    entries of its collections) as ``dataset.<name>`` and every unlisted method file as
+    ``method.<name>``, then the profile (``_profile_last``), then the user's overrides. Hydra merges
+    each of the data set configs into the tree one by one, which is more than half of a
+    composition's time (seconds, paid by every Snakemake invocation), so unless an override
+    reaches into the ``dataset`` group the files are read with OmegaConf's own loader instead and
+    put in place whole: the same dict (tested). For Hydra's merge, the collections' data sets are
+    entered in its config store under the group ``dataset``, beside the files."""
+    collected = _collected_datasets(conf_dir)
+    files = [p.stem for p in (conf_dir / "dataset").glob("*.yaml")]
+    names = sorted([*files, *collected])
     with_datasets = _touches_datasets(overrides)
     dataset_defaults = [f"+dataset@dataset.{n}={n}" for n in names] if with_datasets else []
+    if with_datasets:
+        for name, spec in collected.items():
+            ConfigStore.instance().store(group="dataset", name=name, node=spec)
     methods = [f"+method@method.{n}={n}" for n in _unlisted_methods(conf_dir)]
     with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
         cfg = compose(
@@ -121,7 +136,9 @@ def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
     plain = OmegaConf.to_container(cfg, resolve=True)
     if not with_datasets:
         plain["dataset"] = {
-            n: OmegaConf.to_container(OmegaConf.load(conf_dir / "dataset" / f"{n}.yaml"), resolve=True)
+            n: collected[n]
+            if n in collected
+            else OmegaConf.to_container(OmegaConf.load(conf_dir / "dataset" / f"{n}.yaml"), resolve=True)
             for n in names
         }
     return plain
@@ -138,7 +155,8 @@ def compose_config(
     ``conf_dir`` is the Hydra configuration directory (default: ``default_conf_dir()``).
 
     ``profile`` selects ``conf/profile/<profile>.yaml`` (same as the override ``profile=...``).
-    Every file in ``conf/dataset/`` is composed in as ``dataset.<name>``, and every file of
+    Every file in ``conf/dataset/`` and every entry of its collections (``conf/dataset/collections/``)
+    is composed in as ``dataset.<name>``, and every file of
     ``conf/method/`` as ``method.<name>`` (the defaults list the papers' own). Unknown keys, a
     malformed override or a config that breaks the schema raise :class:`ConfigError`.
     """

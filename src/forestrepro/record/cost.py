@@ -190,6 +190,7 @@ def estimate(
     published_shapes: dict[str, dict],
     limit_model: dict[str, float] | None = None,
     scans: dict[str, float] | None = None,
+    twins: dict[tuple[str, str, str], tuple[str, str, str]] | None = None,
 ) -> list[JobCost]:
     """Each job's cost: measured from ``records`` (by job path), else from ``limit_model`` (by job
     path, ``limit_modelled``), else modelled from its cell's other splits' records (a job of one
@@ -198,8 +199,11 @@ def estimate(
     maps a job path to the cores it reserves; ``published_shapes`` maps a data set to the paper's
     shape (a fallback for its size). After the jobs, in the order they are first read, come
     their scans, ``scan/<scan name>``, measured from ``scans`` (``scans_measured``) or unknown,
-    with the threads of the first job that reads them; a scanned job starts ``after`` its scan."""
-    limit_model, scans = limit_model or {}, scans or {}
+    with the threads of the first job that reads them; a scanned job starts ``after`` its scan.
+    ``twins`` maps a (paper, experiment, method) without records of its own to one that runs the
+    same method under the same protocol (the out-of-sample suite's BRF experiment to BRF's
+    main), whose size model then gives its cost ("model of <paper>/<experiment>")."""
+    limit_model, scans, twins = limit_model or {}, scans or {}, twins or {}
     shapes = dict(published_shapes)
     for job in jobs:  # our data's shape where some record read it
         rec = records.get(job.path)
@@ -210,6 +214,11 @@ def estimate(
         rec = records.get(job.path)
         if rec and _size(shapes.get(job.dataset, {})) and rec[0] > 0:
             samples[(job.paper, job.experiment, job.method)].append((_size(shapes[job.dataset]), rec[0]))
+    planned = {(job.paper, job.experiment, job.method) for job in jobs}
+    for path, (seconds, shape) in records.items():  # a twin's records, where it is not planned
+        twin = tuple(path.split("/")[:3])
+        if twin in set(twins.values()) - planned and _size(shape) and seconds > 0:
+            samples[twin].append((_size(shape), seconds))
     models = {
         key: (*fit_power_law(*zip(*pts)), min(p[0] for p in pts) / RANGE, max(p[0] for p in pts) * RANGE)
         for key, pts in samples.items()
@@ -221,7 +230,10 @@ def estimate(
             splits[job.cell].append(records[job.path][0])
     costs = []
     for job in jobs:
-        rec, model = records.get(job.path), models.get((job.paper, job.experiment, job.method))
+        key = (job.paper, job.experiment, job.method)
+        rec, model, source = records.get(job.path), models.get(key), "model"
+        if model is None and models.get(twins.get(key)) is not None:
+            model, source = models[twins[key]], "model of {}/{}".format(*twins[key][:2])
         size = _size(shapes.get(job.dataset, {}))
         if rec:
             costs.append(JobCost(job.path, threads[job.path], rec[0], "measured"))
@@ -231,7 +243,7 @@ def estimate(
             costs.append(JobCost(job.path, threads[job.path], float(np.mean(splits[job.cell])), "model"))
         elif model and size and model[2] <= size <= model[3]:
             a, b = model[:2]
-            costs.append(JobCost(job.path, threads[job.path], math.exp(a + b * math.log(size)), "model"))
+            costs.append(JobCost(job.path, threads[job.path], math.exp(a + b * math.log(size)), source))
         else:
             costs.append(JobCost(job.path, threads[job.path], None, "unknown"))
     steps = {}
