@@ -296,6 +296,10 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     assert f"| BRF | [table2](#{anchor}) | 0 of 3 | 3 of 3 | 6 | 0 / 0 / 1 |" in md
     assert f'<h3 id="{anchor}">' in page and f'<a href="#{anchor}">table2</a>' in page
     assert "- [BRF: brf](#brf-brf)" in md and "- [Provenance](#provenance)" in md
+    # every claim at a glance, before the contents, linked to the table that gives its evidence
+    glance = md.index("## Claims at a glance")
+    assert glance < md.index("## Contents") < md.index("## BRF: brf")
+    assert f"| svm beats knn on 2 of 3 | [table2](#{anchor}) | does not hold | cannot be checked |" in md
     # the verdicts are styled, and the cell with a record links to it
     assert "**OUTSIDE tolerance**" in md and '<td class="out">OUTSIDE tolerance</td>' in page
     assert '<td class="none">not computed</td>' in page

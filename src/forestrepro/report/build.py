@@ -145,14 +145,29 @@ def data_provenance_of(records: list[dict]) -> dict:
 
 def _fill_contents(doc: Document, at: int, table_at: list) -> None:
     """Fill in the summary (per table: cells within tolerance, empty cells, claims by verdict,
-    linked to the table) at ``doc.blocks[at + 1]`` and the contents (links to each section) at
-    ``doc.blocks[at + 3]``."""
+    linked to the table) at ``doc.blocks[at + 1]``, every claim's verdicts at a glance (linked to
+    the table whose section gives the evidence) at ``doc.blocks[at + 3]`` and the contents (links
+    to each section) at ``doc.blocks[at + 5]``."""
     headings = [(i, b) for i, b in enumerate(doc.blocks) if isinstance(b, Heading)]
     anchor_at = dict(
         zip((i for i, _ in headings), anchors([Heading(doc.title, 1), *doc.blocks])[1:], strict=True)
     )
-    sections = tuple(f"[{b.text}](#{anchor_at[i]})" for i, b in headings if b.level == 2 and i > at + 2)
+    sections = tuple(f"[{b.text}](#{anchor_at[i]})" for i, b in headings if b.level == 2 and i > at + 4)
     summary = tuple(summary_row(result, anchor_at[i]) for i, result in table_at)
+    glance = tuple(
+        (c["claim"], f"[{result.spec['table']}](#{anchor_at[i]})", c["paper"], c["ours"])
+        for i, result in table_at
+        for c in result.claims
+    )
+    doc.blocks[at + 3] = (
+        Table(
+            ("Claim", "Table (evidence)", "On the paper's numbers", "On ours"),
+            glance,
+            caption="Every claim of the tables, as the sections below check it",
+        )
+        if glance
+        else Paragraph("No claim is configured for these tables.")
+    )
     doc.blocks[at + 1] = Table(
         (
             "Paper",
@@ -166,7 +181,7 @@ def _fill_contents(doc: Document, at: int, table_at: list) -> None:
         caption="Regenerated cells within tolerance of the published ones, and the paper's claims "
         "checked on our numbers",
     )
-    doc.blocks[at + 3] = Bullets(sections)
+    doc.blocks[at + 5] = Bullets(sections)
 
 
 def build_report(
@@ -263,7 +278,12 @@ def build_report(
 
     contents_at = len(doc.blocks)
     doc.add(
-        Heading("Summary"), Bullets(()), Heading("Contents"), Bullets(())
+        Heading("Summary"),
+        Bullets(()),
+        Heading("Claims at a glance"),
+        Bullets(()),
+        Heading("Contents"),
+        Bullets(()),
     )  # filled in once every heading is known
     table_at = []  # (position of the table's heading, TableResult)
     papers = list(dict.fromkeys(spec["paper"] for _, spec, _ in tables))
