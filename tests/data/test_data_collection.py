@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from forestrepro.config import ConfigError, compose_config
+from forestrepro.config import ConfigError, compose_config, plan_jobs
 from forestrepro.data import DatasetError, list_datasets, load_dataset, load_spec
 from forestrepro.data.collection import NOMINAL_TYPES
 from forestrepro.data.mirror import sha256_file
@@ -186,6 +186,21 @@ def test_a_new_entry_is_a_data_set_by_name_for_registry_loader_and_configuration
     # Hydra's merge of the dataset group (an override reaches into it) takes the entry as a file's
     cfg = compose_config(["dataset.iris_again.notes=edited"], conf_dir=conf)
     assert cfg["dataset"]["iris_again"] == {**spec, "notes": "edited"}
+    # and, with nothing else changed, it joins the out-of-sample suite: a job of every method of
+    # every experiment that names the collection, and a row of every one of their tables
+    suite = compose_config(["papers=[outofsample]"], profile="paper", conf_dir=conf)
+    jobs = [job.path for job in plan_jobs(suite) if job.dataset == "iris_again"]
+    experiments = suite["paper"]["outofsample"]["experiments"]
+    assert sorted(jobs) == sorted(
+        f"outofsample/{name}/{method}/iris_again"
+        for name, exp in experiments.items()
+        if name != "c2rf"  # its 7 binary data sets are listed by name
+        for method in exp["methods"]
+    )
+    tables = suite["paper"]["outofsample"]["tables"]
+    assert [t for t, tcfg in tables.items() if "iris_again" in tcfg["datasets"]] == [
+        t for t, tcfg in tables.items() if tcfg["experiment"] != "c2rf"
+    ]
     (registry / "iris_again.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"data set 'iris_again' of .* clashes with .*iris_again\.yaml"):
         compose_config([], conf_dir=conf)

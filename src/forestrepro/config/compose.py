@@ -15,7 +15,7 @@ from hydra.errors import HydraException
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from ..data.collection import collection_entries
+from ..data.collection import collection_entries, collection_members
 from ..data.errors import DatasetError
 from .errors import ConfigError
 from .schema import validate_config
@@ -111,6 +111,34 @@ def _profile_last(conf_dir: Path, overrides: list[str]) -> list[str]:
     return [f"+profile={name}", *rest]
 
 
+def _members_of(conf_dir: Path):
+    """The resolver ``${collection:<name>[,<except>...]}``: the data sets of collection ``name``
+    (``conf/dataset/collections/``), in its file's order, without those named after it, so that a
+    new entry of the collection joins every experiment that names it (the out-of-sample suite)."""
+
+    def members(name: str, *leave_out: str) -> list[str]:
+        collections = collection_members(conf_dir / "dataset")
+        if name not in collections:
+            raise ConfigError(
+                f"unknown collection '{name}' in ${{collection:...}}; collections: {', '.join(collections) or 'none'}"
+            )
+        unknown = [n for n in leave_out if n not in collections[name]]
+        if unknown:
+            raise ConfigError(f"${{collection:{name},...}} leaves out {', '.join(unknown)}, not in it")
+        return [n for n in collections[name] if n not in leave_out]
+
+    return members
+
+
+def _default_table_datasets(cfg: dict) -> None:
+    """A table without ``datasets`` shows every data set of its experiment under its own name."""
+    for pcfg in cfg.get("paper", {}).values():
+        for tcfg in pcfg.get("tables", {}).values():
+            exp = pcfg.get("experiments", {}).get(tcfg.get("experiment"))
+            if "datasets" not in tcfg and exp is not None:
+                tcfg["datasets"] = {d: d for d in exp.get("datasets", [])}
+
+
 def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
     """Hydra's composition of ``config`` with every data set of ``conf/dataset/`` (its files and the
     entries of its collections) as ``dataset.<name>`` and every unlisted method file as
@@ -129,6 +157,7 @@ def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
         for name, spec in collected.items():
             ConfigStore.instance().store(group="dataset", name=name, node=spec)
     methods = [f"+method@method.{n}={n}" for n in _unlisted_methods(conf_dir)]
+    OmegaConf.register_new_resolver("collection", _members_of(conf_dir), replace=True)
     with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
         cfg = compose(
             "config", overrides=methods + dataset_defaults + _profile_last(conf_dir, list(overrides))
@@ -173,6 +202,7 @@ def compose_config(
         cfg = _compose_plain(conf.resolve(), overrides)
     except (HydraException, OmegaConfBaseException) as err:
         raise _explain_override_error(err, overrides, conf.resolve()) from err
+    _default_table_datasets(cfg)
     validate_config(cfg)
     return cfg
 

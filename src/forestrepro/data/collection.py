@@ -142,3 +142,12 @@ def collection_entries(directory: Path) -> dict[str, Entry]:
                 )
             entries[name] = Entry(_spec(name, entry, collection["source"]), f"{path}, entry '{name}'")
     return entries
+
+
+def collection_members(directory: Path) -> dict[str, list[str]]:
+    """Each collection of ``directory``/collections by its name, with its data sets' names in the
+    order its file gives them: what ``${collection:<name>}`` in a paper's config stands for."""
+    return {
+        (collection := _read(path))["collection"]: list(collection["datasets"])
+        for path in sorted((directory / COLLECTIONS).glob("*.yaml"))
+    }
