@@ -28,9 +28,22 @@ def test_the_ledger_leads_along_its_rows_and_nowhere_else():
     )
     assert ledger.holds("a.py", A1, A3)  # over two rows
     assert ledger.holds("a.py", A2, A2)  # unchanged
-    assert not ledger.holds("a.py", A3, A1)  # rows have a direction
-    assert not ledger.holds("b.py", A1, A2)  # and a file
+    assert ledger.holds("a.py", A3, A1)  # "the same numbers" holds either way
+    assert not ledger.holds("b.py", A1, A2)  # rows have a file
     assert not ledger.holds("a.py", A1, None)  # a deleted file is never the same
+
+
+def test_a_record_of_a_version_a_later_row_left_behind_is_current_through_their_common_version():
+    """A1 -> A2 entered once (records of A2 made since), then A1 -> A3 entered from records of A1
+    only: a record of A2 is current under A3 (A2 = A1 = A3), one of an unrelated version is not."""
+    ledger = Equivalences(
+        [
+            {"path": "a.py", "from_sha256": A1, "to_sha256": A2},
+            {"path": "a.py", "from_sha256": A1, "to_sha256": A3},
+        ]
+    )
+    assert ledger.holds("a.py", A2, A3)
+    assert not ledger.holds("a.py", B1, A3)
 
 
 def test_the_ledger_round_trips_through_its_file(tmp_path):

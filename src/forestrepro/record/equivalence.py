@@ -45,13 +45,17 @@ def is_time_column(column: str) -> bool:
 
 class Equivalences:
     """The ledger's rows as a graph: ``holds(path, recorded, present)`` when a chain of rows of
-    ``path`` leads from the recorded hash to the present one."""
+    ``path`` joins the recorded hash to the present one. A row says that two versions of a file
+    give the same numbers, which holds either way, so a chain may take a row from its new version
+    back to its old one: a record of a version that a later row left behind (made on a branch of
+    the file's history) is current where both versions were shown equal to a common one."""
 
     def __init__(self, rows: list[dict] | None = None):
         self.rows = list(rows or [])
         self._edges: dict[tuple[str, str], set[str]] = defaultdict(set)
         for row in self.rows:
             self._edges[row["path"], row["from_sha256"]].add(row["to_sha256"])
+            self._edges[row["path"], row["to_sha256"]].add(row["from_sha256"])
 
     @classmethod
     def read(cls, path: str | Path) -> Equivalences:
