@@ -967,3 +967,20 @@ def test_a_pooled_cell_of_a_partial_report_waits_for_every_data_set(tmp_path, mo
     )
     # the pooled cell links to the directory of its method's records
     assert "[0.7500 ± 0.1291](../../runs/t/brf/main/svm/)" in md
+
+
+def test_the_grid_lays_out_a_table_as_the_paper_prints_it():
+    from forestrepro.report.cells import grid_rows
+
+    cells = pd.DataFrame(
+        {
+            "dataset": ["wine", "wine", "sonar", "sonar"],
+            "method": ["svm", "brf", "svm", "brf"],
+            "paper_method": ["SVMs", None, "SVMs", None],
+            "mean": [0.9, 0.95, float("nan"), 0.8],
+            "published_mean": [0.94, float("nan"), 0.85, float("nan")],
+        }
+    )
+    header, rows = grid_rows(cells, {"digits": 2})
+    assert header == ("Data set", "SVMs", "brf")  # the paper's name, else ours
+    assert rows == (("wine", "0.90 (0.94)", "0.95"), ("sonar", "— (0.85)", "0.80"))

@@ -106,3 +106,27 @@ def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> t
             )
         )
     return tuple(rows)
+
+
+def grid_rows(cells: pd.DataFrame, spec: dict) -> tuple[tuple[str, ...], tuple]:
+    """The table as the paper prints it: a row per data set and a column per method, each cell
+    our value with the paper's after it in parentheses where it prints one ("—": no value).
+    Returns ``(header, rows)``; the cell-by-cell list gives the spread, tolerance and verdict."""
+    digits = spec.get("digits", 4)
+    methods = list(dict.fromkeys(cells["method"]))
+    names = {m: (p if isinstance(p, str) else m) for m, p in zip(cells["method"], cells["paper_method"])}
+    rows = []
+    for dataset, group in cells.groupby("dataset", sort=False):
+        by_method = {c["method"]: c for _, c in group.iterrows()}
+        row = [dataset]
+        for method in methods:
+            c = by_method.get(method)
+            if c is None:
+                row.append("")
+                continue
+            ours = _fmt(c["mean"], digits)
+            row.append(
+                ours if pd.isna(c["published_mean"]) else f"{ours} ({_fmt(c['published_mean'], digits)})"
+            )
+        rows.append(tuple(row))
+    return ("Data set", *(names[m] for m in methods)), tuple(rows)

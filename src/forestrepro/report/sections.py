@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .cells import _cell_rows, _fmt, _missing_reason, _tolerance_verdict
+from .cells import _cell_rows, _fmt, _missing_reason, _tolerance_verdict, grid_rows
 from .claims import FAILS, HOLDS, INCONCLUSIVE, UNKNOWN, evaluate_claim
 from .deviations import UNEXPLAINED, counted, data_candidates, explain
 from .document import (
@@ -307,6 +307,10 @@ def table_section(
                 if spec.get("aggregate") == "median"
                 else "mean ± std over folds and repeats (a single value where there is one split)."
             )
+        ),
+        Table(
+            *grid_rows(cells, spec),
+            caption="As the paper lays it out: ours, and the paper's in parentheses where it prints one",
         ),
         Table(
             ("Data set", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
