@@ -984,3 +984,16 @@ def test_the_grid_lays_out_a_table_as_the_paper_prints_it():
     header, rows = grid_rows(cells, {"digits": 2})
     assert header == ("Data set", "SVMs", "brf")  # the paper's name, else ours
     assert rows == (("wine", "0.90 (0.94)", "0.95"), ("sonar", "— (0.85)", "0.80"))
+
+
+def test_methods_whose_runs_score_the_same_tie_exactly_in_the_ranks():
+    """Means of the same accuracies summed in another order differ in their last bits; the
+    ranks must still see a tie (RF and RCRF on primary_tumor printed 1.976 instead of 2)."""
+    from forestrepro.report.compare import score_matrix
+    from forestrepro.stats.ranks import mean_ranks
+
+    tied = 0.1 + 0.2  # 0.30000000000000004
+    cells = pd.DataFrame(
+        {"dataset": ["d", "d", "d"], "method": ["rf", "rcrf", "crf"], "mean": [tied, 0.3, 0.1]}
+    )
+    assert mean_ranks(score_matrix(cells, "mean")).to_dict() == {"crf": 3.0, "rcrf": 1.5, "rf": 1.5}

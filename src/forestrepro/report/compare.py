@@ -98,6 +98,11 @@ def compare_cells(
     return pd.DataFrame(rows)
 
 
+TIE_DECIMALS = 12  # a mean is a sum of floats: two methods that tie differ in its last bits
+
+
 def score_matrix(cells: pd.DataFrame, column: str) -> pd.DataFrame:
-    """Data sets x methods matrix of ``column`` (``mean`` or ``published_mean``)."""
-    return cells.pivot(index="dataset", columns="method", values=column)
+    """Data sets x methods matrix of ``column`` (``mean`` or ``published_mean``), rounded to
+    ``TIE_DECIMALS`` so that methods whose runs score the same tie exactly in the ranks (RF and
+    RCRF on primary_tumor: the same accuracy in every repetition, means apart by 1e-16)."""
+    return cells.pivot(index="dataset", columns="method", values=column).round(TIE_DECIMALS)
