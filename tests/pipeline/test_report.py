@@ -300,6 +300,17 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     glance = md.index("## Claims at a glance")
     assert glance < md.index("## Contents") < md.index("## BRF: brf")
     assert f"| svm beats knn on 2 of 3 | [table2](#{anchor}) | does not hold | cannot be checked |" in md
+    # a figure's claims (the figure rule writes them beside it) are at a glance too
+    png = tmp_path / "fig2.png"
+    png.write_bytes(b"png")
+    claim = {"claim": "error falls", "paper": "cannot be checked", "ours": "holds"}
+    claim |= {"paper_evidence": "no numbers", "ours_evidence": "falls"}
+    png.with_suffix(".claims.json").write_text(json.dumps([claim]))
+    fspec = {"paper": "brf", "figure": "fig2", "caption": "c"}
+    build_report(
+        "t", [(tmp_path / "tables" / "brf_table2", spec, None)], [(png, fspec)], {}, [record], out, n_jobs=9
+    )
+    assert "| error falls | [fig2](#fig2) | cannot be checked | holds |" in (out / "index.md").read_text()
     # the verdicts are styled, and the cell with a record links to it
     assert "**OUTSIDE tolerance**" in md and '<td class="out">OUTSIDE tolerance</td>' in page
     assert '<td class="none">not computed</td>' in page

@@ -143,11 +143,12 @@ def data_provenance_of(records: list[dict]) -> dict:
     return found
 
 
-def _fill_contents(doc: Document, at: int, table_at: list) -> None:
+def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> None:
     """Fill in the summary (per table: cells within tolerance, empty cells, claims by verdict,
-    linked to the table) at ``doc.blocks[at + 1]``, every claim's verdicts at a glance (linked to
-    the table whose section gives the evidence) at ``doc.blocks[at + 3]`` and the contents (links
-    to each section) at ``doc.blocks[at + 5]``."""
+    linked to the table) at ``doc.blocks[at + 1]``, every claim's verdicts at a glance, the
+    tables' and the figures' (``figure_at``: (position of the figure's heading, its name, its
+    claims)), each linked to the section that gives the evidence, at ``doc.blocks[at + 3]``, and
+    the contents (links to each section) at ``doc.blocks[at + 5]``."""
     headings = [(i, b) for i, b in enumerate(doc.blocks) if isinstance(b, Heading)]
     anchor_at = dict(
         zip((i for i, _ in headings), anchors([Heading(doc.title, 1), *doc.blocks])[1:], strict=True)
@@ -158,12 +159,16 @@ def _fill_contents(doc: Document, at: int, table_at: list) -> None:
         (c["claim"], f"[{result.spec['table']}](#{anchor_at[i]})", c["paper"], c["ours"])
         for i, result in table_at
         for c in result.claims
+    ) + tuple(
+        (c["claim"], f"[{name}](#{anchor_at[i]})", c["paper"], c["ours"])
+        for i, name, claims in figure_at
+        for c in claims
     )
     doc.blocks[at + 3] = (
         Table(
-            ("Claim", "Table (evidence)", "On the paper's numbers", "On ours"),
+            ("Claim", "Table or figure (evidence)", "On the paper's numbers", "On ours"),
             glance,
-            caption="Every claim of the tables, as the sections below check it",
+            caption="Every claim of the tables and figures, as the sections below check it",
         )
         if glance
         else Paragraph("No claim is configured for these tables.")
@@ -286,6 +291,7 @@ def build_report(
         Bullets(()),
     )  # filled in once every heading is known
     table_at = []  # (position of the table's heading, TableResult)
+    figure_at = []  # (position of the figure's heading, its name, its claims)
     papers = list(dict.fromkeys(spec["paper"] for _, spec, _ in tables))
     for paper in papers:
         mine = [(stem, spec, fig) for stem, spec, fig in tables if spec["paper"] == paper]
@@ -304,10 +310,11 @@ def build_report(
             if fspec["paper"] == paper:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(png, out_dir / "figures" / png.name)
+                figure_at.append((len(doc.blocks), fspec["figure"], _figure_claims(png)))
                 doc.add(
                     Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", figure_caption(fspec))
                 )
-                doc.add(*claims_blocks(_figure_claims(png)))
+                doc.add(*claims_blocks(figure_at[-1][2]))
         notes = list(
             dict.fromkeys(
                 n for _, spec, _ in mine for n in paper_notes(spec, dataset_specs, data_provenance, rows_fed)
@@ -326,7 +333,7 @@ def build_report(
         doc.add(Heading("Data"), Bullets(sources))
     doc.add(*provenance_block(tag, records, n_jobs, held))
     doc.add(*records_block(tag, records, out_dir))
-    _fill_contents(doc, contents_at, table_at)
+    _fill_contents(doc, contents_at, table_at, figure_at)
     write_text_atomic(out_dir / "index.md", to_markdown(doc))
     write_text_atomic(out_dir / "index.html", to_html(doc))
     if embedded_html is not None:
