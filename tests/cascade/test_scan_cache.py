@@ -231,3 +231,13 @@ def test_a_resumed_scan_reports_the_time_of_all_its_runs(tmp_path, monkeypatch):
     assert (
         cached_scan(tmp_path, _scanner(window_sizes=(3, 5)), X[:90], y[:90], X[90:]).seconds == 8.0
     )  # and the stored scan keeps it
+
+
+def test_without_a_store_the_scan_is_computed_and_timed(caplog):
+    """No store (a method used outside the workflow), with the library's log on: scanned, timed."""
+    caplog.set_level("INFO", logger="forestrepro")
+    X, y = _digits()
+    scan = cached_scan(None, _scanner(), X[:90], y[:90], X[90:])
+    fresh = _scanner().fit_transform_with_test(X[:90], y[:90], X[90:])
+    np.testing.assert_array_equal(scan.train, fresh[0])
+    assert scan.seconds > 0
