@@ -23,6 +23,7 @@ localrules:
     all,
     records,
     stale_record,
+    reuse,
     fetch,
     report,
 

@@ -70,6 +70,32 @@ rule train:
         + "; rm -rf {params.pieces}"
 
 
+# A job with a record of the same content under another tag (REUSABLE, common.smk;
+# forestrepro.record.reuse) copies it instead of training: the rows byte for byte, the
+# provenance with this job's spec and the donor's path.
+rule reuse:
+    input:
+        unpack(reuse_inputs),
+    output:
+        runs=f"{RESULTS}/runs/{TAG}/{{job}}.csv",
+        provenance=f"{RESULTS}/runs/{TAG}/{{job}}.provenance.json",
+    log:
+        f"{RESULTS}/logs/{TAG}/reuse/{{job}}.log",
+    wildcard_constraints:
+        job=REUSED_JOBS,
+    params:
+        cli=FORESTREPRO,
+        spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{wc.job}.json",
+    threads: 1
+    resources:
+        mem_mb=200,
+        runtime=1,
+    conda:
+        CONDA_ENV
+    shell:
+        "{params.cli} reuse --record {input.runs} --spec {params.spec} --out {output.runs} 2> {log}"
+
+
 # Why a stale record reruns: a note that exists only while its job runs (temp), so the next
 # change makes a new one.
 rule stale_record:
