@@ -54,9 +54,11 @@ def cmd_fetch(args: argparse.Namespace) -> None:
 
 def cmd_scan(args: argparse.Namespace) -> None:
     """Scan each split of a job into the scan store, for the split's cascade jobs to read."""
+    from .progress import Plan, Progress
     from .runner import scan
 
-    scan(args)
+    with Progress(Plan.of_scan(_read_json(args.spec)), terminal=sys.stdout):
+        scan(args)
 
 
 def cmd_train(args: argparse.Namespace) -> None:
@@ -67,9 +69,11 @@ def cmd_train(args: argparse.Namespace) -> None:
 
         data = _read_json(Path(args.data).with_suffix(".provenance.json"))
         piece_log = PieceLog(args.piece_log).install(data.get("code", {}).get("files"))
+    from .progress import Plan, Progress
     from .runner import train
 
-    train(args)
+    with Progress(Plan.of_job(_read_json(args.spec)), terminal=sys.stdout):  # "k of N" as it goes
+        train(args)
     if piece_log is not None:  # the record replaces the pieces
         piece_log.uninstall()
         piece_log.path.unlink(missing_ok=True)

@@ -55,6 +55,8 @@ rule train:
     # that it resumes from what a session elsewhere finished; once its record is written they go.
     # The job writes down the library files it imports and the cascade parts it keeps as it goes
     # (--piece-log): what its pieces depend on and where they are, for pieces.py
+    # Its stderr is its log; its stdout, left to Snakemake's terminal, gets its progress lines
+    # ("fold 3 of 10 done · ... elapsed · about ... left", forestrepro/progress.py) now and then
     shell:
         "rm -f {params.failed}; "
         + noted_if_failed("{params.restore} > {log} 2>&1", "{log}", "{params.failed}")
