@@ -248,11 +248,6 @@ def stale_markers(jobs):
     return [stale_marker_of(job) for job in jobs if RECORDS[job.path].state == "stale"]
 
 
-def runs_of_figure(paper, figure):
-    """The run files of every job of the experiment that ``figure`` of ``paper`` draws."""
-    return runs_of_experiment(paper, CFG["paper"][paper]["figures"][figure]["experiment"])
-
-
 # A cell is complete when every job it is made of (one, or one per repeat) has a current record.
 _CELL_COMPLETE = {}
 for _job in JOBS:
@@ -319,6 +314,21 @@ def has_a_cell_run(paper, table):
     )
 
 
+def has_a_figure_run(paper, figure):
+    """Whether some shown job of ``figure``'s experiment is drawn in it: one of its methods, and
+    its data set where the figure names one (``dataset``) or some (``datasets``). Drawn from
+    jobs of other methods only (a partial run of KNN alone, BRF's Fig. 3 of BRF and its
+    variants), a figure has nothing to draw."""
+    fcfg = CFG["paper"][paper]["figures"][figure]
+    methods = fcfg.get("methods") or CFG["paper"][paper]["experiments"][fcfg["experiment"]]["methods"]
+    datasets = [fcfg["dataset"]] if "dataset" in fcfg else fcfg.get("datasets")
+    return any(
+        job.paper == paper and job.experiment == fcfg["experiment"] and shown(job)
+        and job.method in methods and (datasets is None or job.dataset in datasets)
+        for job in JOBS
+    )
+
+
 # A table or figure of an experiment that has no job at all (an override emptied its data sets or
 # methods: the 600 s C2RF report leaves out the p-C2RF+ ablation, which c2rf_10s/ holds) has
 # nothing to show, partial or not: it is left out, not drawn empty.
@@ -330,7 +340,7 @@ PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if (p, CFG["paper"][p]["figure
 if PARTIAL:  # a table with no finished run in its cells, or a figure with none, is left out of a partial report
     TABLES = [(p, t) for p, t in TABLES if has_a_cell_run(p, t)]
     RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
-    PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if runs_of_figure(p, f)]
+    PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if has_a_figure_run(p, f)]
     FINISHED_RUNS = sum(RECORDS[job.path].current for job in JOBS)
     if not TABLES:
         sys.exit(f"forestrepro: --config partial=true, but no cell of tag '{TAG}' is complete yet: "
