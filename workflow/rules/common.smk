@@ -110,7 +110,51 @@ except ConfigError as err:
 # invocation changes the inputs of a run in progress. Rules name a spec in `params` with its
 # digest, so a changed spec reruns its step through Snakemake's params trigger.
 onstart:
+    guard_run()
     write_spec_files(SPEC_FILES)
+
+
+def guard_run():
+    """Before the first job (onstart: never in a dry run), refuse to run while another live run
+    works on this run's files, whatever `snakemake --unlock` did (Snakemake's lock with its holder:
+    forestrepro.record.run_guard), and refuse folders this run cannot write, naming them, rather
+    than fail in a job, maybe after it trained. With --nolock, there is no lock, as in Snakemake."""
+    import atexit
+
+    from snakemake.logging import logger
+
+    from forestrepro.record import run_guard
+
+    needrun = list(workflow.dag.needrun_jobs())
+    outputs = {str(f) for job in needrun for f in job.output}
+    if workflow.execution_settings.lock:
+        inputs = {str(f) for job in workflow.dag.jobs for f in job.input}
+        try:
+            lock, taken_over = run_guard.acquire(inputs, outputs)
+        except run_guard.RunLockError as err:
+            sys.exit(f"forestrepro: {err}")
+        atexit.register(run_guard.release, lock)
+        for stale in taken_over:
+            logger.info(f"forestrepro: took over the lock of a run that has ended (process {stale['pid']} "
+                        f"on {stale['host']}, started {stale.get('started', '?')})")
+    written = outputs | {str(f) for job in needrun for f in [*job.log, job.benchmark] if f}
+    problems = run_guard.unwritable(written | {str(path) for path in SPEC_FILES})
+    if problems:
+        sys.exit(f"forestrepro: {run_guard.unwritable_message(problems)}")
+
+
+def _check_workdir_writable():
+    """A read-only checkout (or working directory) stops here, named, rather than in a traceback
+    of Snakemake's, which keeps its state in .snakemake/ of the working directory."""
+    from forestrepro.record.run_guard import unwritable
+
+    for folder, why, _ in unwritable([Path.cwd() / ".snakemake" / "state"]):
+        sys.exit(f"forestrepro: cannot write to {folder} ({why}), where Snakemake keeps its state "
+                 f"(.snakemake/ of the working directory {Path.cwd()}); nothing has run. Make it writable, "
+                 "or run in a writable copy of the checkout, or give --directory a writable folder")
+
+
+_check_workdir_writable()
 
 
 def spec_sha256(*paths):
