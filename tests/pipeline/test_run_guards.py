@@ -60,6 +60,31 @@ def records(workdir):
     return sorted(p.relative_to(runs).as_posix() for p in runs.rglob("*.csv") if "specs" not in p.parts)
 
 
+# -- (a) only= works for every target, or is refused where it cannot apply -------------------------
+
+
+@needs_mirror
+def test_only_bounds_the_jobs_of_every_target(tmp_path):
+    """The default target (the report) with only= computes only the matching jobs and renders a
+    partial report of what has finished; a target that needs a job outside only= is refused,
+    naming it, before any job. Before: only= was ignored but by `records`, and the report target
+    planned every job of the profile and exited 0."""
+    only = "only=brf/main/knn/wine"
+    plan = snakemake(tmp_path, "--dry-run", only)
+    assert planned(plan).count("train") == 1 and "job=brf/main/knn/wine" in plan.stdout, plan.stdout
+    assert "report" in planned(plan)
+    outside = snakemake(tmp_path, "--dry-run", only, "results/runs/small/brf/main/rf/wine.csv", check=False)
+    out = outside.stdout + outside.stderr
+    assert outside.returncode != 0 and "brf/main/rf/wine" in out and "only=" in out, out
+    assert "rule train" not in out
+    snakemake(tmp_path, only)
+    assert records(tmp_path) == ["brf/main/knn/wine.csv"]
+    report = (tmp_path / "results" / "report" / "small" / "index.md").read_text()
+    assert "Partial report: 1 of the" in report and "knn/wine.csv" in report, report[:3000]
+    # the same only= again: nothing to do, as for `records`
+    assert "Nothing to be done" in (lambda p: p.stdout + p.stderr)(snakemake(tmp_path, "--dry-run", only))
+
+
 # -- (b) the partial report renders whatever subset has finished ------------------------------------
 
 

@@ -141,6 +141,9 @@ def guard_run():
     problems = run_guard.unwritable(written | {str(path) for path in SPEC_FILES})
     if problems:
         sys.exit(f"forestrepro: {run_guard.unwritable_message(problems)}")
+    if ONLY_GIVEN and not TABLES:
+        logger.info(f"forestrepro: no cell of tag '{TAG}' is complete even with the jobs of --config only=, "
+                    "so this run makes no report: it computes their records")
 
 
 def _check_workdir_writable():
@@ -255,8 +258,13 @@ RECORDS = {
 PENDING_JOBS = "|".join(re.escape(path) for path, status in RECORDS.items() if not status.current) or "(?!)"
 
 
-# only=<glob> or a list of globs (the records target): the jobs to compute, matched against job paths
-# <paper>/<experiment>/<method>/<dataset>.
+# only=<glob> or a list of globs: the jobs this run may train, matched against job paths
+# <paper>/<experiment>/<method>/<dataset>, whatever the target. `records` computes them; the report
+# (the default target `all`, or `report`) computes them and shows every finished job with them: a
+# partial report (PARTIAL), unless they finish the tag. No job outside only= is trained: the train
+# rule does not match it (PENDING_JOBS), and a target that needs its record is refused before any
+# job runs, naming it (rule outside_only, train.smk).
+ONLY_GIVEN = "only" in config
 ONLY = config.get("only", "*")
 ONLY = [str(g) for g in ONLY] if isinstance(ONLY, list) else [str(ONLY)]
 for _glob in ONLY:
@@ -264,6 +272,44 @@ for _glob in ONLY:
         sys.exit(f"forestrepro: --config only: {_glob!r} matches no job of tag '{TAG}'; job paths look like "
                  f"{JOBS[0].path!r}" if JOBS else f"forestrepro: tag '{TAG}' has no jobs")
 ONLY_JOBS = [job for job in JOBS if any(fnmatch.fnmatchcase(job.path, g) for g in ONLY)]
+_ONLY_PATHS = {job.path for job in ONLY_JOBS} if ONLY_GIVEN else set()
+# the pending jobs outside only= (rule outside_only refuses them), then the pending jobs in it
+OUTSIDE_ONLY_JOBS = "|".join(
+    re.escape(job.path) for job in JOBS
+    if ONLY_GIVEN and job.path not in _ONLY_PATHS and re.fullmatch(PENDING_JOBS, job.path)
+) or "(?!)"
+if ONLY_GIVEN:
+    PENDING_JOBS = "|".join(
+        re.escape(job.path) for job in ONLY_JOBS if re.fullmatch(PENDING_JOBS, job.path)
+    ) or "(?!)"
+
+
+def finished_by_this_run(job):
+    """Whether ``job`` has a record once this run ends: a current one, or one that only= computes."""
+    return RECORDS[job.path].current or job.path in _ONLY_PATHS
+
+
+def refuse_outside_only(wildcards):
+    """The input of outside_only (train.smk), which a target needing the record of a job outside
+    only= reaches: refuse it, naming the job."""
+    from snakemake.exceptions import WorkflowError
+
+    raise WorkflowError(
+        f"forestrepro: this target needs the record of {wildcards.job}, which --config only={ONLY} leaves out "
+        f"(only= bounds the jobs a run trains, whatever the target): add it to only=, or drop only="
+    )
+
+
+def only_targets():
+    """What the default target asks for of the jobs only= names: their records (an experiment no
+    table or figure reads is computed too) and the notes of their stale ones (stale_markers)."""
+    return [record_of(job) for job in ONLY_JOBS] + stale_markers(ONLY_JOBS)
+
+
+# only= that leaves some job unfinished makes the report a partial one: every finished job's
+# record, and those of the jobs only= computes
+if ONLY_GIVEN and not all(finished_by_this_run(job) for job in JOBS):
+    PARTIAL = True
 
 
 def train_inputs(wildcards):
@@ -295,7 +341,7 @@ def stale_markers(jobs):
 # A cell is complete when every job it is made of (one, or one per repeat) has a current record.
 _CELL_COMPLETE = {}
 for _job in JOBS:
-    _CELL_COMPLETE[_job.cell] = _CELL_COMPLETE.get(_job.cell, True) and RECORDS[_job.path].current
+    _CELL_COMPLETE[_job.cell] = _CELL_COMPLETE.get(_job.cell, True) and finished_by_this_run(_job)
 
 
 def shown(job):
@@ -337,7 +383,7 @@ def pending_reason(job):
             return "failed: " + " ".join(f.read().split()) + (f"; {pieces}" if pieces else "")
     if status.state == "stale":
         return f"stale, not rerun yet ({status.reason})" + (f"; {pieces}" if pieces else "")
-    if status.current:
+    if finished_by_this_run(job):
         return "finished, shown once every repeat of its cell has run"
     return f"not finished yet: {pieces}" if pieces else "not run yet"
 
@@ -385,8 +431,10 @@ if PARTIAL:  # a table with no finished run in its cells, or a figure with none,
     TABLES = [(p, t) for p, t in TABLES if has_a_cell_run(p, t)]
     RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
     PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if has_a_figure_run(p, f)]
-    FINISHED_RUNS = sum(RECORDS[job.path].current for job in JOBS)
-    if not TABLES:
+    FINISHED_RUNS = sum(finished_by_this_run(job) for job in JOBS)
+    if not TABLES and ONLY_GIVEN:  # only= computes jobs that complete no cell: no report yet
+        PAPER_FIGURES = []
+    elif not TABLES:
         sys.exit(f"forestrepro: --config partial=true, but no cell of tag '{TAG}' is complete yet: "
                  f"{FINISHED_RUNS} of its {len(JOBS)} jobs have finished")
     # what the report says of each job it shows that has no current record (written in
