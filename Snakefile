@@ -24,6 +24,7 @@ localrules:
     records,
     stale_record,
     outside_only,
+    reuse,
     fetch,
     report,
 

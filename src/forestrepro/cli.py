@@ -54,9 +54,11 @@ def cmd_fetch(args: argparse.Namespace) -> None:
 
 def cmd_scan(args: argparse.Namespace) -> None:
     """Scan each split of a job into the scan store, for the split's cascade jobs to read."""
+    from .progress import Plan, Progress
     from .runner import scan
 
-    scan(args)
+    with Progress(Plan.of_scan(_read_json(args.spec)), terminal=sys.stdout):
+        scan(args)
 
 
 def cmd_train(args: argparse.Namespace) -> None:
@@ -67,12 +69,22 @@ def cmd_train(args: argparse.Namespace) -> None:
 
         data = _read_json(Path(args.data).with_suffix(".provenance.json"))
         piece_log = PieceLog(args.piece_log).install(data.get("code", {}).get("files"))
+    from .progress import Plan, Progress
     from .runner import train
 
-    train(args)
+    with Progress(Plan.of_job(_read_json(args.spec)), terminal=sys.stdout):  # "k of N" as it goes
+        train(args)
     if piece_log is not None:  # the record replaces the pieces
         piece_log.uninstall()
         piece_log.path.unlink(missing_ok=True)
+
+
+def cmd_reuse(args: argparse.Namespace) -> None:
+    """Copy a record of the same job under another tag as this job's record (record/reuse.py)."""
+    from .record.reuse import write_reused
+
+    write_reused(args.record, _read_json(args.spec), args.out)
+    _log(f"wrote {args.out}: the rows of {args.record} (the same job under another tag)")
 
 
 def _runs_by_experiment(groups: list[list[str]]) -> dict[str, pd.DataFrame]:
@@ -142,20 +154,51 @@ def cmd_plan(args: argparse.Namespace) -> None:
     """Print the tag and the jobs that a configuration makes (no files written); with --cores N,
     each job's core-seconds (measured from its run record, or modelled from its method's records)
     and the wall time on N cores (record/cost.py)."""
-    from .config import compose_config, compute_tag, plan_jobs
+    from .config import compose_config, compute_tag
     from .config.jobs import plan_spec_files
 
     cfg = compose_config(args.overrides, profile=args.profile, conf_dir=args.conf)
     tag = compute_tag(cfg, args.tag, overrides=args.overrides, conf_dir=args.conf)
     print(f"tag: {tag}")
-    jobs = plan_jobs(cfg)
-    if args.cores is None:
-        for job in jobs:
-            print(f"  {job.path}")
-        return
-    reference = None if args.reference is None else Path(args.results) / "runs" / args.reference
-    jobs, _ = plan_spec_files(cfg, tag, args.results)  # with the scan each job reads
-    _print_costs(cfg, jobs, Path(args.results) / "runs" / tag, args.cores, reference)
+    jobs, spec_files = plan_spec_files(cfg, tag, args.results)  # with the scan each job reads
+    to_run = _print_states(jobs, spec_files, args.results, tag, listed=args.cores is None)
+    if args.cores is not None:
+        reference = None if args.reference is None else Path(args.results) / "runs" / args.reference
+        _print_costs(cfg, jobs, Path(args.results) / "runs" / tag, args.cores, reference, to_run)
+
+
+def _print_states(jobs: list, spec_files: dict, results: str, tag: str, listed: bool) -> set[str]:
+    """Print how many jobs the workflow leaves alone (their record is current), copies from the
+    record of the same job under another tag (record/reuse.py) and trains, and if ``listed`` each
+    job with what it does with it; return the paths of those it trains."""
+    from .record import Equivalences, FileHashes, record_status
+    from .record.reuse import donors
+
+    hashes = FileHashes()
+    equivalences = Equivalences.read(Path(results) / "runs" / "equivalences.tsv")
+    statuses = {
+        job.path: record_status(
+            Path(results) / "runs" / tag / f"{job.path}.csv", job.spec_digest, hashes, equivalences
+        )
+        for job in jobs
+    }
+    copied = donors(jobs, spec_files, statuses, results, tag, hashes, equivalences)
+    to_run = {path for path, status in statuses.items() if not status.current and path not in copied}
+    for job in jobs if listed else ():
+        status = statuses[job.path]
+        state = (
+            "current"
+            if status.current
+            else f"copies {copied[job.path]}"
+            if job.path in copied
+            else f"to run ({status.reason or status.state})"
+        )
+        print(f"  {job.path:<58} {state}")
+    print(
+        f"{len(jobs)} jobs: {len(jobs) - len(copied) - len(to_run)} current, {len(copied)} copied from "
+        f"another tag (the same job), {len(to_run)} to run"
+    )
+    return to_run
 
 
 def _twins(cfg: dict) -> dict[tuple[str, str, str], tuple[str, str, str]]:
@@ -173,7 +216,9 @@ def _twins(cfg: dict) -> dict[tuple[str, str, str], tuple[str, str, str]]:
     }
 
 
-def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: Path | None) -> None:
+def _print_costs(
+    cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: Path | None, to_run: set[str]
+) -> None:
     from collections import defaultdict
 
     from .config.jobs import job_protocol, method_threads
@@ -229,6 +274,12 @@ def _print_costs(cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: P
         f"estimated wall time on {cores} cores: {makespan(costs, cores) / 3600:.2f} h"
         + (f" (without the {unknown} jobs of unknown cost)" if unknown else "")
     )
+    pending = [c for c in costs if c.path in to_run]
+    hours = sum(c.core_seconds for c in pending if c.core_seconds is not None) / 3600
+    print(
+        f"to run: {len(pending)} jobs, {hours:.1f} core-h, {makespan(pending, cores) / 3600:.2f} h on {cores} cores"
+        + (f" (without {n} of unknown cost)" if (n := sum(c.core_seconds is None for c in pending)) else "")
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -263,6 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
                 "SHA-256) and each cascade part it keeps or reads: what its kept pieces depend on "
                 "and where they are (removed once the record is written)",
             )
+
+    p = sub.add_parser("reuse", help=cmd_reuse.__doc__)
+    p.add_argument("--record", required=True, help="the record (CSV) of the same job under another tag")
+    p.add_argument("--spec", required=True, help="this job's spec (JSON)")
+    p.add_argument("--out", required=True, help="this job's record (CSV; its provenance goes beside it)")
+    p.set_defaults(func=cmd_reuse)
 
     p = sub.add_parser("report", help=cmd_report.__doc__)
     p.add_argument("--tag", required=True, help="the run's tag (results/runs/<tag>)")

@@ -32,7 +32,7 @@ and the flags in ``CHROMIUM_ARGS``.
 Command line (exit status 1 when a check fails)::
 
     python tests/browser/report_check.py results/report/quick/index.html
-    python tests/browser/report_check.py results/report/paper/rcrf/index.html --screenshot docs/report_summary.png
+    python tests/browser/report_check.py results/report/paper/rcrf/index.html --screenshot /tmp/summary.png
 """
 
 from __future__ import annotations

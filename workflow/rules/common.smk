@@ -42,6 +42,9 @@ numba.config.DISABLE_JIT = True
 from forestrepro.config import ConfigError, compose_config, compute_tag, plan_spec_files, write_spec_files
 from forestrepro.config.jobs import data_key, method_threads as config_method_threads
 from forestrepro.record import Equivalences, FileHashes, record_status
+from forestrepro.record.currency import SPEC_CHANGED
+from forestrepro.record.overwrite import overwritten, refusal, tracked_files
+from forestrepro.record.reuse import donors
 
 RESULTS = "results"
 FIGURES = "figures"
@@ -86,14 +89,15 @@ def _overrides_from_config():
     return [str(item) for item in raw]
 
 
-def _partial_from_config():
-    raw = config.get("partial", False)
+def _flag(key, default):
+    """A true/false --config setting."""
+    raw = config.get(key, default)
     if raw in (True, False, 0, 1) or str(raw).lower() in ("true", "false"):
         return str(raw).lower() in ("true", "1")
-    sys.exit(f"forestrepro: --config partial must be true or false, got {raw!r}")
+    sys.exit(f"forestrepro: --config {key} must be true or false, got {raw!r}")
 
 
-PARTIAL = _partial_from_config()  # report on the finished runs only (see README)
+PARTIAL = _flag("partial", False)  # report on the finished runs only (see README)
 
 try:
     _OVERRIDES = _overrides_from_config()
@@ -254,8 +258,32 @@ _EQUIVALENCES = Equivalences.read(f"{RESULTS}/runs/equivalences.tsv")
 RECORDS = {
     job.path: record_status(record_of(job), job.spec_digest, _HASHES, _EQUIVALENCES) for job in JOBS
 }
-# The jobs that training may run: every job whose record is missing or stale.
-PENDING_JOBS = "|".join(re.escape(path) for path, status in RECORDS.items() if not status.current) or "(?!)"
+
+
+# Committed records are never replaced by a run of another spec (forestrepro.record.overwrite):
+# refused before any job runs, naming them, unless overwrite=true.
+if not _flag("overwrite", False) and any(s.reason == SPEC_CHANGED for s in RECORDS.values()):
+    _replaced = overwritten(
+        {job.path: (record_of(job), RECORDS[job.path].reason) for job in JOBS},
+        tracked_files(f"{RESULTS}/runs/{TAG}"),
+    )
+    if _replaced:
+        sys.exit(refusal(_replaced, TAG))
+
+# A job is its content, not its tag (forestrepro.record.reuse): a job without a current record
+# here whose spec, up to the tag, is the spec of a record current under another tag copies that
+# record (rule reuse, train.smk) instead of training, so an ablation computes only the jobs its
+# overrides reach. reuse=false trains them all again.
+REUSABLE = {  # job path -> the CSV of the record it copies
+    path: donor.as_posix()
+    for path, donor in donors(JOBS, SPEC_FILES, RECORDS, RESULTS, TAG, _HASHES, _EQUIVALENCES).items()
+} if _flag("reuse", True) else {}
+# The jobs that training may run: every job whose record is missing or stale and has no
+# record of the same content to copy; and those that copy one.
+PENDING_JOBS = (
+    "|".join(re.escape(p) for p, status in RECORDS.items() if not status.current and p not in REUSABLE) or "(?!)"
+)
+REUSED_JOBS = "|".join(re.escape(p) for p in REUSABLE) or "(?!)"
 
 
 # only=<glob> or a list of globs: the jobs this run may train, matched against job paths
@@ -325,6 +353,17 @@ def train_inputs(wildcards):
     return inputs
 
 
+def reuse_inputs(wildcards):
+    """A reused job's inputs: the record it copies, and for a stale record here the marker
+    that says why it is replaced."""
+    job = JOB_BY_PATH[wildcards.job]
+    donor = REUSABLE[job.path]
+    inputs = {"runs": donor, "provenance": provenance_of(donor)}
+    if RECORDS[job.path].state == "stale":
+        inputs["stale"] = stale_marker_of(job)
+    return inputs
+
+
 def stale_marker_of(job):
     """The note (rule stale_record) that says why ``job``'s record reruns."""
     return f"{RESULTS}/logs/{TAG}/stale/{job.path}.txt"
@@ -385,6 +424,8 @@ def pending_reason(job):
         return f"stale, not rerun yet ({status.reason})" + (f"; {pieces}" if pieces else "")
     if finished_by_this_run(job):
         return "finished, shown once every repeat of its cell has run"
+    if job.path in REUSABLE:
+        return f"not copied yet from {REUSABLE[job.path]} (the same job under another tag)"
     return f"not finished yet: {pieces}" if pieces else "not run yet"
 
 

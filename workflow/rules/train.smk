@@ -55,6 +55,8 @@ rule train:
     # that it resumes from what a session elsewhere finished; once its record is written they go.
     # The job writes down the library files it imports and the cascade parts it keeps as it goes
     # (--piece-log): what its pieces depend on and where they are, for pieces.py
+    # Its stderr is its log; its stdout, left to Snakemake's terminal, gets its progress lines
+    # ("fold 3 of 10 done · ... elapsed · about ... left", forestrepro/progress.py) now and then
     shell:
         "rm -f {params.failed}; "
         + noted_if_failed("{params.restore} > {log} 2>&1", "{log}", "{params.failed}")
@@ -68,6 +70,32 @@ rule train:
             "{params.failed}",
         )
         + "; rm -rf {params.pieces}"
+
+
+# A job with a record of the same content under another tag (REUSABLE, common.smk;
+# forestrepro.record.reuse) copies it instead of training: the rows byte for byte, the
+# provenance with this job's spec and the donor's path.
+rule reuse:
+    input:
+        unpack(reuse_inputs),
+    output:
+        runs=f"{RESULTS}/runs/{TAG}/{{job}}.csv",
+        provenance=f"{RESULTS}/runs/{TAG}/{{job}}.provenance.json",
+    log:
+        f"{RESULTS}/logs/{TAG}/reuse/{{job}}.log",
+    wildcard_constraints:
+        job=REUSED_JOBS,
+    params:
+        cli=FORESTREPRO,
+        spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{wc.job}.json",
+    threads: 1
+    resources:
+        mem_mb=200,
+        runtime=1,
+    conda:
+        CONDA_ENV
+    shell:
+        "{params.cli} reuse --record {input.runs} --spec {params.spec} --out {output.runs} 2> {log}"
 
 
 # Why a stale record reruns: a note that exists only while its job runs (temp), so the next

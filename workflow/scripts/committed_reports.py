@@ -12,6 +12,11 @@ can run), forcing the report rule (tables, figures, page) so nothing is taken fr
 The check is what CI runs on a fresh clone: every committed report must come back byte for
 byte from the committed records, and no file may appear in or vanish from its directory.
 
+Then the script writes the index of the committed reports, ``results/report/paper/index.md``
+(and ``index.html``): each report's title and its summary in one line, read from its rebuilt
+page, with its tag and what it covers from the manifest (``forestrepro.report.index``). The
+check covers it like the reports.
+
 Each report is rebuilt in a temporary worktree of the commit that makes it, from the records
 committed there, and copied back: HEAD's, so only what is committed counts (commit new records
 and code before ``make report``), or, for a report pinned to a commit (``commit: <sha>`` in its
@@ -38,6 +43,8 @@ from pathlib import Path
 import yaml
 
 REPO = Path(__file__).resolve().parents[2]
+# this checkout's library (for the index), not the one installed in the virtualenv
+sys.path.insert(0, str(REPO / "src"))
 COMMITTED = Path("results/report/paper")
 MANIFEST = COMMITTED / "reports.yaml"
 # The rule that makes a report from records: its tables, figures and page, in one job
@@ -196,6 +203,10 @@ def main() -> None:
         for line in pool.map(lambda name: rebuild(name, manifest[name], 1), names):
             print(line, flush=True)
     print(f"{len(names)} committed reports in {time.perf_counter() - started:.1f} s on {args.cores} cores")
+    from forestrepro.report.index import write_index
+
+    for path in write_index(REPO / COMMITTED, manifest):
+        print(f"{path.relative_to(REPO)}: the index of the committed reports", flush=True)
     if args.check:
         check_unchanged()
 

@@ -108,7 +108,8 @@ def _final_milp(
     col_lower[-1] = min(float(bound), float(reduction.eta_bar))
     lp.col_lower_ = col_lower
     options = {
-        "output_flag": False,
+        "output_flag": True,  # to the job's log (solver._log_highs), not stdout
+        "log_to_console": False,
         "threads": threads,
         "random_seed": seed,
         **EXACT_GAP,

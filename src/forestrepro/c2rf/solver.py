@@ -18,6 +18,7 @@ optimal (eta >= 0), and HiGHS is then not called. A time-out or an infeasible mo
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 
@@ -31,6 +32,8 @@ from .model import Layout, PairCuts, build_lp, start_vector
 from .preprocess import Reduction, identity, reduce
 from .priorities import priorities
 from .priorities import priority_dive as run_priority_dive
+
+_highs_log = logging.getLogger("forestrepro.highs")
 
 STATUS = {
     highspy.HighsModelStatus.kOptimal: "optimal",
@@ -106,6 +109,15 @@ def _pair_cuts(
     return tuple(cuts)
 
 
+def _log_highs(callback_type, message: str, data_out, data_in, user_data) -> None:
+    """HiGHS's log of a solve (its model summary, a line per improved bound or some seconds of
+    search, its solving report), line by line to the job's log (logger ``forestrepro.highs``,
+    level INFO) instead of the process's stdout: HiGHS's default verbosity, no developer output."""
+    for line in message.splitlines():
+        if line.strip():
+            _highs_log.info("highs: %s", line.rstrip())
+
+
 def _run_highs(
     lp: highspy.HighsLp, layout: Layout, start: Start | None, options: dict
 ) -> tuple[str, np.ndarray | None, float, int]:
@@ -117,6 +129,8 @@ def _run_highs(
     highs = highspy.Highs()
     for name, value in options.items():
         highs.setOptionValue(name, value)
+    highs.setCallback(_log_highs, None)
+    highs.startCallback(highspy.cb.HighsCallbackType.kCallbackLogging)
     highs.passModel(lp)
     if start is not None:
         solution = highspy.HighsSolution()
@@ -288,7 +302,8 @@ def solve(
         starts += [start] if start is not None else []
     best = min(starts, key=lambda s: s.eta) if starts else None
     options = {
-        "output_flag": False,
+        "output_flag": True,  # the log reaches the job's log through _log_highs, not stdout
+        "log_to_console": False,
         "threads": threads,
         "random_seed": seed,
         **EXACT_GAP,

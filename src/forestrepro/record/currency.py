@@ -20,6 +20,8 @@ from .equivalence import Equivalences
 from .provenance import PACKAGE_ROOT
 from .store import FORMAT, provenance_path
 
+SPEC_CHANGED = "the job's spec changed"  # the reason of a record of another spec
+
 
 @dataclass(frozen=True)
 class RecordStatus:
@@ -67,7 +69,7 @@ def record_status(
     if hashlib.sha256(rows_path.read_bytes()).hexdigest() != prov.get("rows_sha256"):
         return RecordStatus("stale", f"{rows_path.name} differs from the rows its provenance hashed")
     if prov.get("spec_digest") != spec_digest:
-        return RecordStatus("stale", "the job's spec changed")
+        return RecordStatus("stale", SPEC_CHANGED)
     changed = sorted(
         path
         for path, sha in prov.get("code", {}).get("files", {}).items()

@@ -26,12 +26,18 @@ from .sections import (
     _figure_claims,
     _relative,
     _table_cells,
+    claim_counts,
     claims_blocks,
     figure_caption,
     summary_row,
+    table_counts,
     table_result,
     table_section,
 )
+
+# The report's summary in one line, under its title; the index of the committed reports
+# (report/index.py) reads it from each report's index.md.
+ONE_LINE = "In one line: "
 
 
 class DirtyRecordError(ValueError):
@@ -143,6 +149,50 @@ def data_provenance_of(records: list[dict]) -> dict:
     return found
 
 
+def report_title(tag: str, papers: dict[str, str]) -> str:
+    """The report's title, naming its papers (``{paper: its title}``, in the report's order)
+    and its tag: "forestrepro report on BRF (tag paper): Banzhaf random forests: ...", or for
+    several papers "forestrepro report on BRF, RCRF and WDF (tag quick)"."""
+    names = [paper.upper() for paper in papers]
+    if not names:
+        return f"forestrepro report (tag {tag})"
+    if len(names) == 1:
+        return f"forestrepro report on {names[0]} (tag {tag}): {next(iter(papers.values()))}"
+    return f"forestrepro report on {', '.join(names[:-1])} and {names[-1]} (tag {tag})"
+
+
+def one_line_summary(results: list, figure_claims: list[list[dict]], partial: dict | None) -> str:
+    """The report in one line: the cells of the paper's own tables (not the ablations', whose
+    cells run another reading on purpose) within tolerance and outside it without a cause, the
+    claims of every table and figure on our numbers by verdict, and how far a partial report
+    had got."""
+    counts = [table_counts(r) for r in results]
+    mine = [n for n in counts if n["judged"] and not n["ablation"]]
+    unjudged = sum(not n["judged"] for n in counts)
+    ablations = sum(n["ablation"] for n in counts)
+    claims = claim_counts(
+        [c["ours"] for r in results for c in r.claims] + [c["ours"] for cs in figure_claims for c in cs]
+    )
+    computed = sum(n["computed"] for n in mine)
+    tables = f"{len(mine)} table{'s' if len(mine) != 1 else ''}"
+    parts = [
+        (
+            f"{sum(n['within'] for n in mine)} of {computed} computed cells of {tables} against the "
+            f"paper within tolerance, {sum(n['unexplained'] for n in mine)} outside it without a cause"
+            if computed
+            else f"no computed cell of its {tables} has a published value to compare with"
+        )
+        + (f" ({unjudged} more table{'s' if unjudged != 1 else ''} not judged)" if unjudged else ""),
+        f"claims on our numbers: {claims['holds']} hold, {claims['fails']} do not, "
+        f"{claims['undecided']} undecided",
+    ]
+    if ablations:
+        parts.append(f"{ablations} table{'s' if ablations != 1 else ''} of other readings (ablations)")
+    if partial is not None:
+        parts.append(f"partial: {partial['finished']} of {partial['jobs']} jobs finished")
+    return ONE_LINE + "; ".join(parts) + "."
+
+
 def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> None:
     """Fill in the summary (per table: cells within tolerance, empty cells, claims by verdict,
     linked to the table) at ``doc.blocks[at + 1]``, every claim's verdicts at a glance, the
@@ -219,13 +269,17 @@ def build_report(
             )
     data_provenance = data_provenance_of(records)
     shutil.rmtree(out_dir / "figures", ignore_errors=True)
-    doc = Document(f"forestrepro report: {tag}")
+    doc = Document(
+        report_title(tag, {spec["paper"]: spec.get("title", spec["paper"]) for _, spec, _ in tables})
+    )
     doc.add(
         Paragraph(
             "Each published number beside the number this pipeline regenerated from raw data. "
             "Nothing here is edited by hand."
-        )
+        ),
+        Paragraph(ONE_LINE),  # filled in once every table is read
     )
+    one_line_at = len(doc.blocks) - 1
     if tables and tables[0][1].get("profile") == "quick":
         doc.add(
             Paragraph(
@@ -334,6 +388,9 @@ def build_report(
     doc.add(*provenance_block(tag, records, n_jobs, held))
     doc.add(*records_block(tag, records, out_dir))
     _fill_contents(doc, contents_at, table_at, figure_at)
+    doc.blocks[one_line_at] = Paragraph(
+        one_line_summary([r for _, r in table_at], [claims for _, _, claims in figure_at], partial)
+    )
     write_text_atomic(out_dir / "index.md", to_markdown(doc))
     write_text_atomic(out_dir / "index.html", to_html(doc))
     if embedded_html is not None:

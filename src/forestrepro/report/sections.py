@@ -166,29 +166,51 @@ def table_result(
     )
 
 
-def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
-    """A table's line in the report's summary: cells within tolerance, cells outside it without
-    a cause, empty cells, claims on our numbers by verdict."""
+def table_counts(result: TableResult) -> dict:
+    """A table's counts, as its summary line and the report's one-line summary give them:
+    ``judged`` (False where no tolerance compares the numbers: ``not_judged``), ``ablation``,
+    cells ``computed`` and ``within`` tolerance, cells ``outside`` it and those of them
+    ``unexplained``, ``empty`` cells, and the claims on our numbers by verdict (``holds``,
+    ``fails``, ``undecided``; ``claims``: how many in all)."""
     cells, spec, explained = result.cells, result.spec, result.explained
     computed = cells[cells["within"].notna()]
     claims = [c["ours"] for c in result.claims]
-    judged = "not_judged" not in spec
+    return {
+        "judged": "not_judged" not in spec,
+        "ablation": bool(spec.get("ablation")),
+        "computed": len(computed),
+        "within": int(computed["within"].astype(bool).sum()),
+        "outside": len(explained),
+        "unexplained": int((explained["cause"] == UNEXPLAINED).sum()),
+        "empty": int(cells["mean"].isna().sum()),
+        **claim_counts(claims),
+    }
+
+
+def claim_counts(verdicts: list[str]) -> dict:
+    """``{"claims", "holds", "fails", "undecided"}``: claims on our numbers by verdict."""
+    return {
+        "claims": len(verdicts),
+        "holds": verdicts.count(HOLDS),
+        "fails": verdicts.count(FAILS),
+        "undecided": verdicts.count(UNKNOWN) + verdicts.count(INCONCLUSIVE),
+    }
+
+
+def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
+    """A table's line in the report's summary: cells within tolerance, cells outside it without
+    a cause, empty cells, claims on our numbers by verdict."""
+    n = table_counts(result)
     return (
-        spec["paper"].upper(),
-        f"[{spec['table']}](#{anchor})",
-        f"{int(computed['within'].astype(bool).sum())} of {len(computed)}" if judged else "not judged",
+        result.spec["paper"].upper(),
+        f"[{result.spec['table']}](#{anchor})",
+        f"{n['within']} of {n['computed']}" if n["judged"] else "not judged",
         # an ablation's cells run another reading on purpose: outside tolerance is its finding
-        f"ablation: {len(explained)} outside"
-        if spec.get("ablation")
-        else (
-            f"{int((explained['cause'] == UNEXPLAINED).sum())} of {len(explained)}"
-            if judged
-            else "not judged"
-        ),
-        str(int(cells["mean"].isna().sum())),
-        f"{claims.count(HOLDS)} / {claims.count(FAILS)} / {claims.count(UNKNOWN) + claims.count(INCONCLUSIVE)}"
-        if claims
-        else "none",
+        f"ablation: {n['outside']} outside"
+        if n["ablation"]
+        else (f"{n['unexplained']} of {n['outside']}" if n["judged"] else "not judged"),
+        str(n["empty"]),
+        f"{n['holds']} / {n['fails']} / {n['undecided']}" if n["claims"] else "none",
     )
 
 
