@@ -23,18 +23,20 @@ localrules:
     all,
     records,
     stale_record,
+    outside_only,
     reuse,
     fetch,
     report,
 
 
 # The report and every file it is made from, so a deleted table or figure is made again.
+# With --config only=, the records of its jobs and the (partial) report of every finished job,
+# or those records alone while they complete no cell of the report (common.smk, only=).
 rule all:
     input:
-        f"{REPORT_DIR}/index.md",
-        f"{REPORT_DIR}/index.html",
+        [f"{REPORT_DIR}/index.md", f"{REPORT_DIR}/index.html"] if TABLES else [],
         [f"{RESULTS}/tables/{TAG}/{p}_{t}.{ext}" for p, t in TABLES for ext in ("csv", "md", "tex")],
         [f"{FIGURES}/{TAG}/{p}_{t}_cd.{ext}" for p, t in RANKED_TABLES for ext in ("png", "pdf")],
         [f"{FIGURES}/{TAG}/{p}_{f}.{ext}" for p, f in PAPER_FIGURES for ext in ("png", "pdf")],
-        [] if PARTIAL else stale_markers(REPORTED_JOBS),
+        only_targets() if ONLY_GIVEN else [] if PARTIAL else stale_markers(REPORTED_JOBS),
     default_target: True

@@ -114,7 +114,54 @@ except ConfigError as err:
 # invocation changes the inputs of a run in progress. Rules name a spec in `params` with its
 # digest, so a changed spec reruns its step through Snakemake's params trigger.
 onstart:
+    guard_run()
     write_spec_files(SPEC_FILES)
+
+
+def guard_run():
+    """Before the first job (onstart: never in a dry run), refuse to run while another live run
+    works on this run's files, whatever `snakemake --unlock` did (Snakemake's lock with its holder:
+    forestrepro.record.run_guard), and refuse folders this run cannot write, naming them, rather
+    than fail in a job, maybe after it trained. With --nolock, there is no lock, as in Snakemake."""
+    import atexit
+
+    from snakemake.logging import logger
+
+    from forestrepro.record import run_guard
+
+    needrun = list(workflow.dag.needrun_jobs())
+    outputs = {str(f) for job in needrun for f in job.output}
+    if workflow.execution_settings.lock:
+        inputs = {str(f) for job in workflow.dag.jobs for f in job.input}
+        try:
+            lock, taken_over = run_guard.acquire(inputs, outputs)
+        except run_guard.RunLockError as err:
+            sys.exit(f"forestrepro: {err}")
+        atexit.register(run_guard.release, lock)
+        for stale in taken_over:
+            logger.info(f"forestrepro: took over the lock of a run that has ended (process {stale['pid']} "
+                        f"on {stale['host']}, started {stale.get('started', '?')})")
+    written = outputs | {str(f) for job in needrun for f in [*job.log, job.benchmark] if f}
+    problems = run_guard.unwritable(written | {str(path) for path in SPEC_FILES})
+    if problems:
+        sys.exit(f"forestrepro: {run_guard.unwritable_message(problems)}")
+    if ONLY_GIVEN and not TABLES:
+        logger.info(f"forestrepro: no cell of tag '{TAG}' is complete even with the jobs of --config only=, "
+                    "so this run makes no report: it computes their records")
+
+
+def _check_workdir_writable():
+    """A read-only checkout (or working directory) stops here, named, rather than in a traceback
+    of Snakemake's, which keeps its state in .snakemake/ of the working directory."""
+    from forestrepro.record.run_guard import unwritable
+
+    for folder, why, _ in unwritable([Path.cwd() / ".snakemake" / "state"]):
+        sys.exit(f"forestrepro: cannot write to {folder} ({why}), where Snakemake keeps its state "
+                 f"(.snakemake/ of the working directory {Path.cwd()}); nothing has run. Make it writable, "
+                 "or run in a writable copy of the checkout, or give --directory a writable folder")
+
+
+_check_workdir_writable()
 
 
 def spec_sha256(*paths):
@@ -239,8 +286,13 @@ PENDING_JOBS = (
 REUSED_JOBS = "|".join(re.escape(p) for p in REUSABLE) or "(?!)"
 
 
-# only=<glob> or a list of globs (the records target): the jobs to compute, matched against job paths
-# <paper>/<experiment>/<method>/<dataset>.
+# only=<glob> or a list of globs: the jobs this run may train, matched against job paths
+# <paper>/<experiment>/<method>/<dataset>, whatever the target. `records` computes them; the report
+# (the default target `all`, or `report`) computes them and shows every finished job with them: a
+# partial report (PARTIAL), unless they finish the tag. No job outside only= is trained: the train
+# rule does not match it (PENDING_JOBS), and a target that needs its record is refused before any
+# job runs, naming it (rule outside_only, train.smk).
+ONLY_GIVEN = "only" in config
 ONLY = config.get("only", "*")
 ONLY = [str(g) for g in ONLY] if isinstance(ONLY, list) else [str(ONLY)]
 for _glob in ONLY:
@@ -248,6 +300,44 @@ for _glob in ONLY:
         sys.exit(f"forestrepro: --config only: {_glob!r} matches no job of tag '{TAG}'; job paths look like "
                  f"{JOBS[0].path!r}" if JOBS else f"forestrepro: tag '{TAG}' has no jobs")
 ONLY_JOBS = [job for job in JOBS if any(fnmatch.fnmatchcase(job.path, g) for g in ONLY)]
+_ONLY_PATHS = {job.path for job in ONLY_JOBS} if ONLY_GIVEN else set()
+# the pending jobs outside only= (rule outside_only refuses them), then the pending jobs in it
+OUTSIDE_ONLY_JOBS = "|".join(
+    re.escape(job.path) for job in JOBS
+    if ONLY_GIVEN and job.path not in _ONLY_PATHS and re.fullmatch(PENDING_JOBS, job.path)
+) or "(?!)"
+if ONLY_GIVEN:
+    PENDING_JOBS = "|".join(
+        re.escape(job.path) for job in ONLY_JOBS if re.fullmatch(PENDING_JOBS, job.path)
+    ) or "(?!)"
+
+
+def finished_by_this_run(job):
+    """Whether ``job`` has a record once this run ends: a current one, or one that only= computes."""
+    return RECORDS[job.path].current or job.path in _ONLY_PATHS
+
+
+def refuse_outside_only(wildcards):
+    """The input of outside_only (train.smk), which a target needing the record of a job outside
+    only= reaches: refuse it, naming the job."""
+    from snakemake.exceptions import WorkflowError
+
+    raise WorkflowError(
+        f"forestrepro: this target needs the record of {wildcards.job}, which --config only={ONLY} leaves out "
+        f"(only= bounds the jobs a run trains, whatever the target): add it to only=, or drop only="
+    )
+
+
+def only_targets():
+    """What the default target asks for of the jobs only= names: their records (an experiment no
+    table or figure reads is computed too) and the notes of their stale ones (stale_markers)."""
+    return [record_of(job) for job in ONLY_JOBS] + stale_markers(ONLY_JOBS)
+
+
+# only= that leaves some job unfinished makes the report a partial one: every finished job's
+# record, and those of the jobs only= computes
+if ONLY_GIVEN and not all(finished_by_this_run(job) for job in JOBS):
+    PARTIAL = True
 
 
 def train_inputs(wildcards):
@@ -287,15 +377,10 @@ def stale_markers(jobs):
     return [stale_marker_of(job) for job in jobs if RECORDS[job.path].state == "stale"]
 
 
-def runs_of_figure(paper, figure):
-    """The run files of every job of the experiment that ``figure`` of ``paper`` draws."""
-    return runs_of_experiment(paper, CFG["paper"][paper]["figures"][figure]["experiment"])
-
-
 # A cell is complete when every job it is made of (one, or one per repeat) has a current record.
 _CELL_COMPLETE = {}
 for _job in JOBS:
-    _CELL_COMPLETE[_job.cell] = _CELL_COMPLETE.get(_job.cell, True) and RECORDS[_job.path].current
+    _CELL_COMPLETE[_job.cell] = _CELL_COMPLETE.get(_job.cell, True) and finished_by_this_run(_job)
 
 
 def shown(job):
@@ -337,7 +422,7 @@ def pending_reason(job):
             return "failed: " + " ".join(f.read().split()) + (f"; {pieces}" if pieces else "")
     if status.state == "stale":
         return f"stale, not rerun yet ({status.reason})" + (f"; {pieces}" if pieces else "")
-    if status.current:
+    if finished_by_this_run(job):
         return "finished, shown once every repeat of its cell has run"
     if job.path in REUSABLE:
         return f"not copied yet from {REUSABLE[job.path]} (the same job under another tag)"
@@ -360,6 +445,21 @@ def has_a_cell_run(paper, table):
     )
 
 
+def has_a_figure_run(paper, figure):
+    """Whether some shown job of ``figure``'s experiment is drawn in it: one of its methods, and
+    its data set where the figure names one (``dataset``) or some (``datasets``). Drawn from
+    jobs of other methods only (a partial run of KNN alone, BRF's Fig. 3 of BRF and its
+    variants), a figure has nothing to draw."""
+    fcfg = CFG["paper"][paper]["figures"][figure]
+    methods = fcfg.get("methods") or CFG["paper"][paper]["experiments"][fcfg["experiment"]]["methods"]
+    datasets = [fcfg["dataset"]] if "dataset" in fcfg else fcfg.get("datasets")
+    return any(
+        job.paper == paper and job.experiment == fcfg["experiment"] and shown(job)
+        and job.method in methods and (datasets is None or job.dataset in datasets)
+        for job in JOBS
+    )
+
+
 # A table or figure of an experiment that has no job at all (an override emptied its data sets or
 # methods: the 600 s C2RF report leaves out the p-C2RF+ ablation, which c2rf_10s/ holds) has
 # nothing to show, partial or not: it is left out, not drawn empty.
@@ -371,9 +471,11 @@ PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if (p, CFG["paper"][p]["figure
 if PARTIAL:  # a table with no finished run in its cells, or a figure with none, is left out of a partial report
     TABLES = [(p, t) for p, t in TABLES if has_a_cell_run(p, t)]
     RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
-    PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if runs_of_figure(p, f)]
-    FINISHED_RUNS = sum(RECORDS[job.path].current for job in JOBS)
-    if not TABLES:
+    PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if has_a_figure_run(p, f)]
+    FINISHED_RUNS = sum(finished_by_this_run(job) for job in JOBS)
+    if not TABLES and ONLY_GIVEN:  # only= computes jobs that complete no cell: no report yet
+        PAPER_FIGURES = []
+    elif not TABLES:
         sys.exit(f"forestrepro: --config partial=true, but no cell of tag '{TAG}' is complete yet: "
                  f"{FINISHED_RUNS} of its {len(JOBS)} jobs have finished")
     # what the report says of each job it shows that has no current record (written in

@@ -119,3 +119,26 @@ rule stale_record:
         CONDA_ENV
     shell:
         "echo 'record of {wildcards.job} is stale:' {params.reason:q} | tee {output} > {log}"
+
+
+# The record of a job outside --config only= is never trained (only= bounds the jobs a run
+# trains, whatever the target): a target that needs one is refused while Snakemake plans, before
+# any job runs, naming the job (its input function raises; its command never runs).
+rule outside_only:
+    input:
+        refuse_outside_only,
+    output:
+        runs=f"{RESULTS}/runs/{TAG}/{{job}}.csv",
+        provenance=f"{RESULTS}/runs/{TAG}/{{job}}.provenance.json",
+    log:
+        f"{RESULTS}/logs/{TAG}/outside_only/{{job}}.log",
+    wildcard_constraints:
+        job=OUTSIDE_ONLY_JOBS,
+    threads: 1
+    resources:
+        mem_mb=100,
+        runtime=1,
+    conda:
+        CONDA_ENV
+    shell:
+        "echo '{wildcards.job} is outside --config only=' > {log}; exit 1"

@@ -109,7 +109,13 @@ def accuracy_bars(runs: pd.DataFrame, spec: dict) -> Figure:
         ax.bar(x + i * width, means[method], width, label=method)
     ax.set_xticks(x + width * (len(methods) - 1) / 2, means.index, rotation=45, ha="right")
     ax.set_ylabel(metric)
-    ax.set_ylim(max(0.0, float(np.nanmin(means[methods].to_numpy())) - 0.1), 1.0)
+    values = means[methods].to_numpy(dtype=float)
+    if not np.isfinite(values).any():  # a partial run: none of the figure's methods has finished
+        ax.text(
+            0.5, 0.5, "no finished run of these methods yet", ha="center", va="center", transform=ax.transAxes
+        )
+        return fig
+    ax.set_ylim(max(0.0, float(np.nanmin(values)) - 0.1), 1.0)
     ax.legend(loc="lower right", ncols=len(methods))
     return fig
 
