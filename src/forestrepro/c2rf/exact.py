@@ -64,7 +64,7 @@ from .heuristic import local_search as run_local_search
 from .model import build_lp
 from .preprocess import Reduction, reduce
 from .relative_search import relative_search as run_relative_search
-from .solver import EXACT_GAP, Result, _pair_cuts, _run_highs
+from .solver import EXACT_GAP, Result, _pair_cuts, _run_highs, check_weight_bounds, equal_weights
 
 
 @dataclass(frozen=True)
@@ -185,6 +185,9 @@ def solve_exact(
         "upper": upper,
         "time_limit": time_limit,
     }
+    check_weight_bounds(lower, upper)
+    if lower == upper:
+        return equal_weights(R, lam, lower, switches, started)
     reduction = reduce(R, lam, lower, upper)
     S, v, w, lam_bar = reduction.S, reduction.v, reduction.w, reduction.lam_bar
     C = reduction.coefficients

@@ -75,6 +75,36 @@ class Result:
     switches: dict = field(default_factory=dict)
 
 
+def check_weight_bounds(lower: float, upper: float) -> None:
+    """Problem (2)'s tree weights lie in [lower, upper]: an empty interval is an error naming both
+    (every approach would otherwise answer something of its own, a weight below the bound)."""
+    if not lower <= upper:
+        raise ValueError(f"tree weight bounds: lower ({lower}) must not exceed upper ({upper})")
+
+
+def equal_weights(R: np.ndarray, lam: int, weight: float, switches: dict, started: float) -> Result:
+    """The answer of every approach when lower == upper: each tree weighs ``weight``, the one
+    feasible alpha, so z is the weighted vote of equal weights (the majority vote for a positive
+    weight, a tie negative) and its eta is optimal; ``solved_by`` 'bounds'."""
+    alpha = np.full(R.shape[0], float(weight))
+    z = (alpha @ R.astype(np.float64) > 0).astype(np.int8)
+    eta = float(abs(int(z.sum()) - lam))
+    return Result(
+        alpha=alpha,
+        z=z,
+        eta=eta,
+        status="optimal",
+        best_bound=eta,
+        gap=0.0,
+        seconds=time.monotonic() - started,
+        nodes=0,
+        solved_by="bounds",
+        start_eta=None,
+        n_binaries=0,
+        switches=switches,
+    )
+
+
 def majority_vote(R: np.ndarray) -> np.ndarray:
     """RF (Sec. 5.2 (a)): 1 where more trees vote +1 than -1; a tie is negative (alpha^T r = 0 is not > 0).
 
@@ -225,6 +255,9 @@ def solve(
         time_limit=time_limit,
         highs_options=dict(highs_options or {}),
     )
+    check_weight_bounds(lower, upper)
+    if lower == upper:
+        return equal_weights(R, lam, lower, switches, started)
     reduction = reduce(R, lam, lower, upper) if preprocess else identity(R, lam)
     C = reduction.coefficients
     h, q = C.shape
