@@ -4,6 +4,7 @@
 # starts what is not running. The node is this machine (its CPUs and memory, from `slurmd -C`),
 # in one partition, `debug` (the default), with cons_tres and no accounting database (sacct
 # does not work; `scontrol show job <id>` does, for MinJobAge seconds after a job ends).
+# Used with Debian 12's slurm-wlm 22.05.8 (`sinfo -V` needs the cluster's slurm.conf).
 #
 #   sudo tests/cluster/start_slurm.sh          # start munged, slurmctld, slurmd; wait for the node
 #   sudo tests/cluster/start_slurm.sh stop     # stop the daemons this script starts
