@@ -293,7 +293,8 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     md, page = (out / "index.md").read_text(), (out / "index.html").read_text()
     anchor = "table2-test-table"
     # one summary line per table, linked to its section; the claim is undecided with 2 cells missing
-    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | 3 of 3 | 6 | 0 / 0 / 1 |" in md
+    # the cells outside tolerance by kind: measured / bounded / stand-in / unexplained of them all
+    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | 0 / 0 / 0 / 3 of 3 | 6 | 0 / 0 / 1 |" in md
     assert f'<h3 id="{anchor}">' in page and f'<a href="#{anchor}">table2</a>' in page
     assert "- [BRF: brf](#brf-brf)" in md and "- [Provenance](#provenance)" in md
     # every claim at a glance, before the contents, linked to the table that gives its evidence
@@ -312,12 +313,18 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     )
     assert "| error falls | [fig2](#fig2) | cannot be checked | holds |" in (out / "index.md").read_text()
     # the verdicts are styled, and the cell with a record links to it
-    assert "**OUTSIDE tolerance**" in md and '<td class="out">OUTSIDE tolerance</td>' in page
+    # a cell outside tolerance shows the kind of its cause in its verdict
+    assert "**OUTSIDE tolerance: unexplained**" in md
+    assert '<td class="out">OUTSIDE tolerance: unexplained</td>' in page
     assert '<td class="none">not computed</td>' in page
     assert "sonar / svm: no value: the job ran, but none of its runs has one" in md
     assert "[0.5000 ± 0.0000](../../runs/t/brf/main/svm/wine.csv)" in md
     assert "[0.5000 ± 0.0000](../../runs/t/brf/main/knn/wine.csv)" not in md  # no record for knn
-    assert "#### Deviations" in md and "3 cells outside tolerance, by cause: unexplained 3" in md
+    assert "#### Deviations" in md
+    assert (
+        "3 cells outside tolerance, by kind: measured 0 / bounded 0 / stand-in 0 / unexplained 3; by "
+        "cause: unexplained 3" in md
+    )
     # the same table marked as an ablation: its cells outside tolerance are its finding, not
     # unexplained deviations of the reproduction
     write_table(build_table(_runs(scores), {**spec, "ablation": True}), tmp_path / "tables" / "brf_table2")
@@ -449,7 +456,7 @@ def test_a_baseline_rule_with_also_in_holds_only_where_the_other_table_agrees():
     assert set(plain["cause"]) == {"baseline"}
 
 
-def test_a_cell_that_two_rules_explain_counts_the_first_and_names_both():
+def test_a_cell_that_two_rules_explain_counts_the_strongest_and_names_both():
     from forestrepro.report.deviations import explain
 
     cells = pd.DataFrame(
@@ -472,15 +479,25 @@ def test_a_cell_that_two_rules_explain_counts_the_first_and_names_both():
     ]
     got = explain(cells, {"paper": "p", "table": "t", "causes": rules}, {"alt": alt}.get, {}, {})
     got = got.set_index("dataset")
-    assert got.loc["d1", "cause"] == "reading"
+    assert got.loc["d1", "cause"] == "reading" and got.loc["d1", "kind"] == "measured"
     assert got.loc["d1", "evidence"] == (
-        "the other reading (alt / m: 0.7100, within 0.0200 of the published 0.7000). "
-        "Also baseline: a tuned baseline (ours 0.8000 vs published 0.7000)"
+        "the other reading (alt / m: 0.7100, within 0.0200 of the published 0.7000; over its whole "
+        "column (2 cells) 2 within tolerance under this reading, 0 under the default (brings in d1 / m, "
+        "d2 / m)). Also baseline (unexplained): a tuned baseline (ours 0.8000 vs published 0.7000)"
     )
     assert got.loc["d2", "cause"] == "reading" and "Also" not in got.loc["d2", "evidence"]
-    # the order of the rules decides which one counts; both are still named
+    # the strongest kind counts wherever its rule stands; the other is still named
     swapped = explain(cells, {"paper": "p", "table": "t", "causes": rules[::-1]}, {"alt": alt}.get, {}, {})
-    assert swapped.set_index("dataset").loc["d1", "evidence"].startswith("a tuned baseline")
+    swapped = swapped.set_index("dataset")
+    assert swapped.loc["d1", "cause"] == "reading" and swapped.loc["d1", "kind"] == "measured"
+    assert swapped.loc["d1", "evidence"].startswith("the other reading")
+    # among rules of the same kind, the first counts
+    twice = [rules[1], {**rules[1], "cause": "protocol", "text": "another"}]
+    got = explain(cells, {"paper": "p", "table": "t", "causes": twice}, {}.get, {}, {}).set_index("dataset")
+    assert got.loc["d1", "cause"] == "baseline" and got.loc["d1", "kind"] == "unexplained"
+    assert got.loc["d1", "evidence"].endswith(
+        "Also protocol (unexplained): another (ours 0.8000 vs published 0.7000)"
+    )
 
 
 def _not_computed(cells: pd.DataFrame, dataset: str, method: str) -> pd.DataFrame:
@@ -572,7 +589,7 @@ def test_a_stand_in_cause_needs_a_declared_stand_in_of_another_shape():
         "t": {"shape": {"rows": 1000, "features": 8}},
     }
     got = explain(cells, spec, lambda table: None, dataset_specs, provenance).set_index("dataset")
-    assert got.loc["s", "cause"] == "data"
+    assert got.loc["s", "cause"] == "data" and got.loc["s", "kind"] == "stand-in"
     assert (
         "Another corpus. Shape: rows 1000 (paper 50000), features 1 (paper 1024)" in got.loc["s", "evidence"]
     )
@@ -623,6 +640,15 @@ def test_cause_rules_must_name_tables_of_the_paper():
         )
     with pytest.raises(ConfigError, match="ablation_table"):
         compose_config(["+paper.rcrf.causes=[{cause: reading, text: t, test: ablation_within}]"])
+    with pytest.raises(ConfigError, match="independent_table"):
+        compose_config(["+paper.rcrf.causes=[{cause: baseline, text: t, test: independent_within}]"])
+    with pytest.raises(ConfigError, match=r"paper.rcrf.causes\[0\].*unknown table 'tabel2'"):
+        compose_config(
+            [
+                "+paper.rcrf.causes=[{cause: baseline, text: t, test: independent_within, "
+                "independent_table: tabel2}]"
+            ]
+        )
 
 
 def test_a_published_value_beyond_our_limit_is_said_so_with_or_without_our_value():
@@ -758,7 +784,7 @@ def test_a_time_limited_cause_needs_half_of_the_cells_runs_without_a_proven_opti
     rule = {"cause": "protocol", "text": "our limit, not the paper's", "test": "time_limited"}
     got = explain(cells, {"paper": "p", "table": "t", "causes": [rule]}, lambda table: None, {}, {})
     got = got.set_index("dataset")
-    assert got.loc["d1", "cause"] == "protocol"
+    assert got.loc["d1", "cause"] == "protocol" and got.loc["d1", "kind"] == "stand-in"
     assert "3 of 5 runs ended without a proven optimum" in got.loc["d1", "evidence"]
     assert got.loc["d5", "cause"] == "protocol"
     for unexplained in ("d2", "d3", "d4"):
@@ -782,7 +808,7 @@ def test_a_sampling_cause_needs_the_published_median_within_the_range_of_five_ru
     rule = {"cause": "sampling", "text": "other samples", "test": "sample_range"}
     spec = {"paper": "p", "table": "t", "causes": [rule], "aggregate": "median"}
     got = explain(cells, spec, lambda table: None, {}, {}).set_index("dataset")
-    assert got.loc["d1", "cause"] == "sampling"
+    assert got.loc["d1", "cause"] == "sampling" and got.loc["d1", "kind"] == "measured"
     assert "within our 5 runs' range [55.0000, 75.0000]" in got.loc["d1", "evidence"]
     assert "probability 94%" in got.loc["d1", "evidence"]
     assert got.loc["d4", "cause"] == "sampling" and got.loc["d5", "cause"] == "sampling"
@@ -822,6 +848,13 @@ def test_a_baseline_shift_rule_must_name_a_method_of_the_paper():
     problems = check_references(cfg)
     assert any(
         "causes[0].baseline: unknown method 'breiman_fr' (did you mean breiman_rf?)" in p for p in problems
+    )
+    cfg["paper"]["p"]["causes"] = [
+        {"cause": "baseline", "text": "x", "test": "independent_within", "independent_table": "t"}
+        | {"independent_method": "breiman_fr"}
+    ]
+    assert any(
+        "causes[0].independent_method: unknown method 'breiman_fr'" in p for p in check_references(cfg)
     )
 
 
@@ -875,6 +908,7 @@ def test_a_data_size_rule_attaches_data_only_where_shrinking_gains_reach_the_pap
     spec = {"paper": "p", "table": "t", "causes": [rule]}
     got = explain(cells, spec, curve.get, {}, {}).set_index("dataset")
     assert got.loc["d1", "cause"] == "data"
+    assert got.loc["d1", "kind"] == "bounded"  # extrapolated beyond our rows: never measured
     assert "gains per doubling +0.0800, +0.0400; 2.00 doublings" in got.loc["d1", "evidence"]
     assert "0.9100 with shrinking gains, 0.9600 with steady ones" in got.loc["d1", "evidence"]
     assert got.loc["d2", "cause"] == UNEXPLAINED
@@ -1008,3 +1042,175 @@ def test_methods_whose_runs_score_the_same_tie_exactly_in_the_ranks():
         {"dataset": ["d", "d", "d"], "method": ["rf", "rcrf", "crf"], "mean": [tied, 0.3, 0.1]}
     )
     assert mean_ranks(score_matrix(cells, "mean")).to_dict() == {"crf": 3.0, "rcrf": 1.5, "rf": 1.5}
+
+
+def test_a_reading_counts_as_measured_only_where_it_is_better_over_its_whole_column():
+    from forestrepro.report.deviations import MEASURED, UNEXPLAINED, explain, reading_columns
+
+    # m's column: d1 and d2 outside tolerance, d3 and d4 within; o, another method, outside on d1
+    cells = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2", "d3", "d4", "d1"],
+            "method": ["m", "m", "m", "m", "o"],
+            "published_mean": [0.90] * 5,
+            "mean": [0.80, 0.80, 0.90, 0.91, 0.80],
+            "tolerance": [0.02] * 5,
+        }
+    )
+    cells["delta"] = cells["mean"] - cells["published_mean"]
+    cells["within"] = [abs(d) <= 0.02 for d in cells["delta"]]
+    # reading a brings d1 in and keeps d3 and d4: 3 of 4 within, the default 2: better over the
+    # column. Reading b brings d1 in and takes d3 out: 2 of 4 as the default: picked cell by cell.
+    # o's cells under either reading would be within: they are not in the rules' column (methods: [m])
+    readings = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2", "d3", "d4", "d1"] * 2,
+            "method": ["m_a"] * 4 + ["o_a"] + ["m_b"] * 4 + ["o_b"],
+            "mean": [0.89, 0.80, 0.90, 0.90, 0.90, 0.89, 0.80, 0.85, 0.90, 0.90],
+        }
+    )
+    rule = {"cause": "reading", "test": "ablation_within", "ablation_table": "r", "methods": ["m"]}
+    for method, kind in (("m_a", MEASURED), ("m_b", UNEXPLAINED)):
+        spec = {
+            "paper": "p",
+            "table": "t",
+            "causes": [{**rule, "text": f"reading {method}", "ablation_method": method}],
+        }
+        got = explain(cells, spec, {"r": readings}.get, {}, {}).set_index(["dataset", "method"])
+        assert got.loc[("d1", "m"), "cause"] == "reading" and got.loc[("d1", "m"), "kind"] == kind, method
+        assert got.loc[("d2", "m"), "cause"] == UNEXPLAINED
+        assert got.loc[("d1", "o"), "cause"] == UNEXPLAINED  # outside the rule's methods
+        (column,) = reading_columns(cells, spec, {"r": readings}.get)
+        assert column.cells == 4 and column.default_within == 2
+        if method == "m_a":
+            assert (column.reading_within, column.brought, column.broken) == (3, ("d1 / m",), ())
+            assert (
+                "over its whole column (4 cells) 3 within tolerance under this reading, 2 under the "
+                "default (brings in d1 / m)" in got.loc[("d1", "m"), "evidence"]
+            )
+        else:
+            assert (column.reading_within, column.brought, column.broken) == (2, ("d1 / m",), ("d3 / m",))
+            assert got.loc[("d1", "m"), "evidence"].endswith(
+                "(brings in d1 / m; takes out d3 / m): not better overall, so picked cell by cell, not measured)"
+            )
+    # the column counts only the cells whose reading was computed
+    gone = readings[~((readings["dataset"] == "d4") & (readings["method"] == "m_a"))]
+    spec = {"paper": "p", "table": "t", "causes": [{**rule, "text": "a", "ablation_method": "m_a"}]}
+    (column,) = reading_columns(cells, spec, {"r": gone}.get)
+    assert (column.cells, column.default_within, column.reading_within) == (3, 1, 2)
+
+
+def test_a_baseline_that_only_beats_the_paper_is_unexplained_unless_an_independent_implementation_agrees():
+    from forestrepro.report.deviations import MEASURED, UNEXPLAINED, explain
+
+    # b beats the published 0.70 by 0.10 on d1, d2 and d4, by 0.03 on d3. A second implementation
+    # (table "sk", method b_sk) gives 0.81 on d1 (within 0.02 of ours, and beats the paper's too:
+    # measured), 0.75 on d2 (not ours), 0.715 on d3 (within 0.02 of ours, but also of the paper's:
+    # it does not beat it); none on d4
+    cells = _outside_cells(0.70, 0.80, 0.02, n_folds=[5, 5, 5, 5])
+    cells["method"] = "b"
+    cells.loc[2, ["mean", "delta"]] = [0.73, 0.03]
+    sk = pd.DataFrame({"dataset": ["d1", "d2", "d3"], "method": "b_sk", "mean": [0.81, 0.75, 0.715]})
+    rules = [
+        {"cause": "baseline", "text": "ours beats it", "test": "better_than_published"},
+        {
+            "cause": "baseline",
+            "text": "scikit-learn gives ours",
+            "test": "independent_within",
+            "independent_table": "sk",
+            "independent_method": "b_sk",
+        },
+    ]
+    got = explain(cells, {"paper": "p", "table": "t", "causes": rules}, {"sk": sk}.get, {}, {})
+    got = got.set_index("dataset")
+    assert got.loc["d1", "kind"] == MEASURED
+    assert got.loc["d1", "evidence"].startswith(
+        "scikit-learn gives ours (sk / b_sk: 0.8100, within 0.0200 of ours 0.8000; published 0.7000)"
+    )
+    for unexplained in ("d2", "d3", "d4"):
+        assert got.loc[unexplained, "kind"] == UNEXPLAINED, unexplained
+        assert got.loc[unexplained, "cause"] == "baseline", unexplained  # named, not counted
+    # lower is better: ours is worse than the paper's, so neither rule holds
+    worse = explain(
+        cells,
+        {"paper": "p", "table": "t", "causes": rules, "higher_is_better": False},
+        {"sk": sk}.get,
+        {},
+        {},
+    )
+    assert set(worse["cause"]) == {UNEXPLAINED}
+
+
+def test_a_chained_cause_counts_as_the_weakest_cell_it_leans_on():
+    from forestrepro.report.deviations import MEASURED, STAND_IN, UNEXPLAINED, explain
+
+    # m leans on its baseline b (baseline_shift). Published 60, medians of 5 runs. b on d1: the
+    # published value within its runs' range (sampling, measured); on d2: stopped by the time
+    # limit (stand-in); on d3: nothing but the shift. m's own runs never reach the paper's value.
+    cells = pd.DataFrame(
+        {
+            "dataset": ["d1", "d1", "d2", "d2", "d3", "d3"],
+            "method": ["m", "b"] * 3,
+            "published_mean": [60.0] * 6,
+            "mean": [70.0, 69.0] * 3,
+            "tolerance": [2.0] * 6,
+            "n_folds": [5] * 6,
+            "min": [65.0, 55.0, 65.0, 65.0, 65.0, 65.0],
+            "max": [75.0] * 6,
+            "n_runs": [5] * 6,
+            "n_solved": [5, 5, 5, 1, 5, 5],
+        }
+    )
+    cells["delta"] = cells["mean"] - cells["published_mean"]
+    cells["within"] = False
+    rules = [
+        {"cause": "protocol", "text": "b moves too", "test": "baseline_shift", "baseline": "b"},
+        {"cause": "protocol", "text": "time limit", "test": "time_limited"},
+        {"cause": "sampling", "text": "other samples", "test": "sample_range"},
+    ]
+    spec = {"paper": "p", "table": "t", "causes": rules, "aggregate": "median"}
+    got = explain(cells, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d1", "b"), "kind"] == MEASURED
+    assert got.loc[("d1", "m"), "kind"] == MEASURED and got.loc[("d1", "m"), "cause"] == "protocol"
+    assert "leans on b measured: counts as measured" in got.loc[("d1", "m"), "evidence"]
+    assert got.loc[("d2", "b"), "kind"] == STAND_IN
+    assert got.loc[("d2", "m"), "kind"] == UNEXPLAINED  # a stand-in explains nothing it is leaned on for
+    assert "leans on b stand-in: counts as unexplained" in got.loc[("d2", "m"), "evidence"]
+    assert got.loc[("d3", "m"), "kind"] == UNEXPLAINED and got.loc[("d3", "m"), "cause"] == "protocol"
+    # cells that lean only on each other explain none of them (shared_deviation, three methods)
+    three = pd.concat([cells, cells[cells["method"] == "b"].assign(method="c")], ignore_index=True)
+    shared = {**spec, "causes": [{"cause": "protocol", "text": "all move", "test": "shared_deviation"}]}
+    got = explain(three, shared, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert (got["kind"] == UNEXPLAINED).all() and (got["cause"] == "protocol").all()
+    # a cell a stand-in test holds for is a stand-in, whatever else holds: d2's b under sampling too
+    wide = cells.assign(min=55.0)
+    got = explain(wide, spec, lambda table: None, {}, {}).set_index(["dataset", "method"])
+    assert got.loc[("d2", "b"), "kind"] == STAND_IN and got.loc[("d2", "b"), "cause"] == "protocol"
+    assert "Also sampling (measured)" in got.loc[("d2", "b"), "evidence"]
+
+
+def test_the_deviations_show_each_cells_kind_and_each_reading_over_its_column():
+    from forestrepro.report.deviations import ReadingColumn
+    from forestrepro.report.document import Document, to_markdown
+    from forestrepro.report.sections import deviation_blocks
+
+    explained = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2"],
+            "method": ["m", "m"],
+            "delta": [0.1, -0.1],
+            "kind": ["measured", "unexplained"],
+            "cause": ["reading", "unexplained"],
+            "evidence": ["the reading", ""],
+            "candidates": ["", ""],
+        }
+    )
+    rule = {"ablation_table": "r", "ablation_method": "m_a", "methods": ["m"]}
+    readings = [ReadingColumn(rule, "t", 4, 2, 3, ("d1 / m",), ())]
+    doc = Document("x")
+    doc.add(*deviation_blocks(explained, 2, readings))
+    md = to_markdown(doc)
+    assert "2 cells outside tolerance, by kind: measured 1 / bounded 0 / stand-in 0 / unexplained 1" in md
+    assert "| d1 | m | 0.10 | measured | reading | the reading |" in md
+    assert "| d2 | m | -0.10 | **unexplained** | — |  |" in md
+    assert "| r / m_a | m | 4 | 2 | 3 | d1 / m | — | measured: better over the column |" in md

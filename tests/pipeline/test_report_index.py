@@ -62,8 +62,9 @@ def test_a_report_gives_its_title_and_its_summary_in_one_line(tmp_path, monkeypa
     title, line = read_page(out / "index.md")
     assert title == "forestrepro report on BRF (tag paper): Banzhaf random forests"
     assert line == (
-        "0 of 3 computed cells of 1 table against the paper within tolerance, 3 outside it without "
-        "a cause; claims on our numbers: 0 hold, 0 do not, 0 undecided."
+        "0 of 3 computed cells of 1 table against the paper within tolerance, 3 outside it (by the "
+        "kind of their cause: 0 measured, 0 bounded, 0 stand-in, 3 unexplained); claims on our numbers: "
+        "0 hold, 0 do not, 0 undecided."
     )
     # the line comes right after the opening sentence, before the summary
     assert md.index(ONE_LINE) < md.index("## Summary")

@@ -155,6 +155,7 @@ def check_references(cfg: dict) -> list[str]:
             for table in [
                 *rule.get("tables", []),
                 *([rule["ablation_table"]] if "ablation_table" in rule else []),
+                *([rule["independent_table"]] if "independent_table" in rule else []),
                 *rule.get("curve", []),
                 *rule.get("also_in", []),
             ]:
@@ -163,10 +164,11 @@ def check_references(cfg: dict) -> list[str]:
                         _unknown("table", table, list(pcfg["tables"]), f"paper.{paper}.causes[{i}]")
                     )
             methods = sorted({m for exp in pcfg["experiments"].values() for m in exp["methods"]})
-            if "baseline" in rule and rule["baseline"] not in methods:
-                problems.append(
-                    _unknown("method", rule["baseline"], methods, f"paper.{paper}.causes[{i}].baseline")
-                )
+            for key in ("baseline", "independent_method"):
+                if key in rule and rule[key] not in methods:
+                    problems.append(
+                        _unknown("method", rule[key], methods, f"paper.{paper}.causes[{i}].{key}")
+                    )
     return problems
 
 

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 from ..io import write_text_atomic
+from .deviations import KINDS
 from .document import (
     Bullets,
     Document,
@@ -163,7 +164,7 @@ def report_title(tag: str, papers: dict[str, str]) -> str:
 
 def one_line_summary(results: list, figure_claims: list[list[dict]], partial: dict | None) -> str:
     """The report in one line: the cells of the paper's own tables (not the ablations', whose
-    cells run another reading on purpose) within tolerance and outside it without a cause, the
+    cells run another reading on purpose) within tolerance and outside it, by kind of cause, the
     claims of every table and figure on our numbers by verdict, and how far a partial report
     had got."""
     counts = [table_counts(r) for r in results]
@@ -178,7 +179,8 @@ def one_line_summary(results: list, figure_claims: list[list[dict]], partial: di
     parts = [
         (
             f"{sum(n['within'] for n in mine)} of {computed} computed cells of {tables} against the "
-            f"paper within tolerance, {sum(n['unexplained'] for n in mine)} outside it without a cause"
+            f"paper within tolerance, {sum(n['outside'] for n in mine)} outside it (by the kind of their "
+            f"cause: " + ", ".join(f"{sum(n[kind] for n in mine)} {kind}" for kind in KINDS) + ")"
             if computed
             else f"no computed cell of its {tables} has a published value to compare with"
         )
@@ -228,13 +230,13 @@ def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> N
             "Paper",
             "Table",
             "Cells within tolerance",
-            "Outside without a cause",
+            "Outside: measured / bounded / stand-in / unexplained",
             "Empty cells",
             "Claims hold / not / undecided",
         ),
         summary,
-        caption="Regenerated cells within tolerance of the published ones, and the paper's claims "
-        "checked on our numbers",
+        caption="Regenerated cells within tolerance of the published ones, the cells outside it by "
+        "the kind of their cause (report/deviations.py), and the paper's claims checked on our numbers",
     )
     doc.blocks[at + 5] = Bullets(sections)
 

@@ -86,8 +86,13 @@ def _tolerance_verdict(within: bool) -> Styled:
     return Styled("within tolerance", "ok") if within else Styled("OUTSIDE tolerance", "out")
 
 
-def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> tuple:
-    """One row per cell; the regenerated value links to the run record it comes from."""
+def _cell_rows(
+    cells: pd.DataFrame, spec: dict, pending: dict, record_link, kinds: dict | None = None
+) -> tuple:
+    """One row per cell; the regenerated value links to the run record it comes from. ``kinds``:
+    the kind of cause of each cell outside tolerance (``(dataset, method)``), shown in its
+    verdict."""
+    kinds = kinds or {}
     digits = spec.get("digits", 4)
     rows = []
     for _, c in cells.iterrows():
@@ -102,10 +107,15 @@ def _cell_rows(cells: pd.DataFrame, spec: dict, pending: dict, record_link) -> t
                 f"[{regenerated}]({link})" if link and not pd.isna(c["mean"]) else regenerated,
                 _fmt(c["delta"], digits),
                 "—" if "not_judged" in spec else _fmt(c["tolerance"], digits),
-                _verdict(c, spec, pending, record_link),
+                _with_kind(_verdict(c, spec, pending, record_link), kinds.get((c["dataset"], c["method"]))),
             )
         )
     return tuple(rows)
+
+
+def _with_kind(verdict: Styled, kind: str | None) -> Styled:
+    """A verdict with the kind of the cell's cause after it: "OUTSIDE tolerance: measured"."""
+    return verdict if kind is None else Styled(f"{verdict.text}: {kind}", verdict.style)
 
 
 def grid_rows(cells: pd.DataFrame, spec: dict) -> tuple[tuple[str, ...], tuple]:

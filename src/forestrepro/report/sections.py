@@ -13,7 +13,18 @@ import pandas as pd
 
 from .cells import _cell_rows, _fmt, _missing_reason, _tolerance_verdict, grid_rows
 from .claims import FAILS, HOLDS, INCONCLUSIVE, UNKNOWN, evaluate_claim
-from .deviations import UNEXPLAINED, counted, data_candidates, explain
+from .deviations import (
+    KINDS,
+    MEASURED,
+    UNEXPLAINED,
+    ReadingColumn,
+    counted,
+    counted_kinds,
+    data_candidates,
+    explain,
+    kind_counts,
+    reading_columns,
+)
 from .document import (
     Bullets,
     Figure,
@@ -72,16 +83,72 @@ def ablation_blocks(explained: pd.DataFrame) -> list:
     ]
 
 
-def deviation_blocks(explained: pd.DataFrame, digits: int) -> list:
-    """The cells outside tolerance, counted by cause, each with its cause or as unexplained."""
-    if explained.empty:
-        return []
+def kind_style(kind: str) -> str:
+    """How a kind of cause is shown: measured ``ok``, unexplained ``out``, the others ``none``."""
+    return {MEASURED: "ok", UNEXPLAINED: "out"}.get(kind, "none")
+
+
+def deviation_blocks(
+    explained: pd.DataFrame, digits: int, readings: list[ReadingColumn] | None = None
+) -> list:
+    """The cells outside tolerance, counted by kind and by cause, each with its kind, its cause
+    (or none) and the evidence; then each reading of an ``ablation_within`` rule over its whole
+    column (``readings``)."""
+    blocks = []
+    if not explained.empty:
+        blocks += _deviation_list(explained, digits)
+    if readings:
+        blocks.append(reading_blocks(readings))
+    return blocks
+
+
+def reading_blocks(readings: list[ReadingColumn]) -> Table:
+    """Each reading a rule uses to explain cells, applied to its whole column: the column's cells
+    within tolerance under the default and under the reading, so that a reading is judged over
+    the column, never for chosen cells."""
+    return Table(
+        (
+            "Reading",
+            "Column",
+            "Cells",
+            "Within: default",
+            "Within: reading",
+            "Brings in",
+            "Takes out",
+            "Counts",
+        ),
+        tuple(
+            (
+                r.name,
+                ", ".join(r.rule["methods"]) if r.rule.get("methods") else "every method",
+                str(r.cells),
+                str(r.default_within),
+                str(r.reading_within),
+                ", ".join(r.brought) or "—",
+                ", ".join(r.broken) or "—",
+                Styled(
+                    "measured: better over the column"
+                    if r.better
+                    else "not measured: not better over the column",
+                    "ok" if r.better else "out",
+                ),
+            )
+            for r in readings
+        ),
+        caption="Each reading a cause rule names, applied to its whole column (the rule's methods and "
+        "data sets in this table): cells within tolerance under the default and under the reading. A "
+        "cell the reading reproduces counts as measured only where the reading is better over the column.",
+    )
+
+
+def _deviation_list(explained: pd.DataFrame, digits: int) -> list:
     rows = tuple(
         (
             r["dataset"],
             r["method"],
             _fmt(r["delta"], digits),
-            Styled(r["cause"], "out" if r["cause"] == UNEXPLAINED else "ok"),
+            Styled(r["kind"], kind_style(r["kind"])),
+            r["cause"] if r["cause"] != UNEXPLAINED else "—",
             "; ".join(
                 part
                 for part in (r["evidence"], r["candidates"] and f"candidate, not tested: {r['candidates']}")
@@ -93,10 +160,16 @@ def deviation_blocks(explained: pd.DataFrame, digits: int) -> list:
     return [
         Heading("Deviations", 4),
         Paragraph(
-            f"{len(explained)} cells outside tolerance, by cause: {counted(explained)}. A cause is "
-            "attached only where the rule's test holds (report/deviations.py)."
+            f"{len(explained)} cells outside tolerance, by kind: {counted_kinds(explained)}; by cause: "
+            f"{counted(explained)}. A cause is attached only where the rule's test holds; its kind says "
+            "how far numbers show it: measured (a run under the stated reading, protocol or data, or a "
+            "second implementation, gives the paper's cell or our number), bounded (a measured effect in "
+            "the right direction, its size given, not shown to close the gap), stand-in (not comparable, "
+            "not counted as explained), unexplained (no test, or one that shows no more than the "
+            "difference itself, e.g. that our baseline beats the paper's); a cause that leans on other "
+            "cells counts as the weakest of them (report/deviations.py)."
         ),
-        Table(("Data set", "Method", "Δ", "Cause", "Evidence"), rows),
+        Table(("Data set", "Method", "Δ", "Kind", "Cause", "Evidence"), rows),
     ]
 
 
@@ -143,6 +216,7 @@ class TableResult:
     ranks: dict
     claims: list[dict]
     explained: pd.DataFrame
+    readings: tuple = ()
 
 
 def _table_cells(stem: Path) -> pd.DataFrame:
@@ -162,16 +236,22 @@ def table_result(
     ranks = json.loads((stem.parent / f"{stem.name}_ranks.json").read_text(encoding="utf-8"))
     claims = [evaluate_claim(c, cells, ranks, spec) for c in spec.get("claims", [])]
     return TableResult(
-        spec, cells, ranks, claims, explain(cells, spec, table_cells, dataset_specs, data_provenance)
+        spec,
+        cells,
+        ranks,
+        claims,
+        explain(cells, spec, table_cells, dataset_specs, data_provenance),
+        tuple(reading_columns(cells, spec, table_cells)),
     )
 
 
 def table_counts(result: TableResult) -> dict:
     """A table's counts, as its summary line and the report's one-line summary give them:
     ``judged`` (False where no tolerance compares the numbers: ``not_judged``), ``ablation``,
-    cells ``computed`` and ``within`` tolerance, cells ``outside`` it and those of them
-    ``unexplained``, ``empty`` cells, and the claims on our numbers by verdict (``holds``,
-    ``fails``, ``undecided``; ``claims``: how many in all)."""
+    cells ``computed`` and ``within`` tolerance, cells ``outside`` it and those of them of each
+    kind of cause (``measured``, ``bounded``, ``stand-in``, ``unexplained``), ``empty`` cells, and
+    the claims on our numbers by verdict (``holds``, ``fails``, ``undecided``; ``claims``: how
+    many in all)."""
     cells, spec, explained = result.cells, result.spec, result.explained
     computed = cells[cells["within"].notna()]
     claims = [c["ours"] for c in result.claims]
@@ -181,7 +261,7 @@ def table_counts(result: TableResult) -> dict:
         "computed": len(computed),
         "within": int(computed["within"].astype(bool).sum()),
         "outside": len(explained),
-        "unexplained": int((explained["cause"] == UNEXPLAINED).sum()),
+        **kind_counts(explained),
         "empty": int(cells["mean"].isna().sum()),
         **claim_counts(claims),
     }
@@ -197,9 +277,15 @@ def claim_counts(verdicts: list[str]) -> dict:
     }
 
 
+def kinds_text(counts: dict) -> str:
+    """``3 / 0 / 1 / 2 of 6``: cells outside tolerance by kind (measured / bounded / stand-in /
+    unexplained) of all of them."""
+    return " / ".join(str(counts[kind]) for kind in KINDS) + f" of {counts['outside']}"
+
+
 def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
-    """A table's line in the report's summary: cells within tolerance, cells outside it without
-    a cause, empty cells, claims on our numbers by verdict."""
+    """A table's line in the report's summary: cells within tolerance, cells outside it by kind
+    of cause, empty cells, claims on our numbers by verdict."""
     n = table_counts(result)
     return (
         result.spec["paper"].upper(),
@@ -208,7 +294,7 @@ def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
         # an ablation's cells run another reading on purpose: outside tolerance is its finding
         f"ablation: {n['outside']} outside"
         if n["ablation"]
-        else (f"{n['unexplained']} of {n['outside']}" if n["judged"] else "not judged"),
+        else (kinds_text(n) if n["judged"] else "not judged"),
         str(n["empty"]),
         f"{n['holds']} / {n['fails']} / {n['undecided']}" if n["claims"] else "none",
     )
@@ -336,7 +422,21 @@ def table_section(
         ),
         Table(
             ("Data set", "Method (paper's name)", "Published", "Regenerated", "Δ", "Tolerance", "Verdict"),
-            _cell_rows(cells, spec, pending, record_link),
+            _cell_rows(
+                cells,
+                spec,
+                pending,
+                record_link,
+                {}
+                if spec.get("ablation")
+                else dict(
+                    zip(
+                        zip(result.explained["dataset"], result.explained["method"]),
+                        result.explained["kind"],
+                        strict=True,
+                    )
+                ),
+            ),
             caption="Cell by cell",
         ),
         *average_blocks(ranks.get("averages"), spec),
@@ -344,7 +444,7 @@ def table_section(
         *(
             ablation_blocks(result.explained)
             if spec.get("ablation")
-            else deviation_blocks(result.explained, spec.get("digits", 4))
+            else deviation_blocks(result.explained, spec.get("digits", 4), list(result.readings))
         ),
     ]
     unplaced = [f"{kind} {', '.join(names)}" for kind, names in spec.get("unplaced", {}).items() if names]
