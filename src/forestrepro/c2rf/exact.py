@@ -61,6 +61,7 @@ from .committees import WORK_PER_SECOND, committee_search, exact_eta
 from .cuts import row_big_m
 from .heuristic import Start, coordinate_search
 from .heuristic import local_search as run_local_search
+from .highs_run import grace, ready
 from .model import build_lp
 from .preprocess import Reduction, reduce
 from .relative_search import relative_search as run_relative_search
@@ -88,8 +89,10 @@ def _final_milp(
     time_limit: float,
     threads: int,
     seed: int,
+    stop_at: float,
 ) -> tuple[str, np.ndarray | None, float, int]:
-    """p-C2RF+'s model (row big-M, dominance, conflicts, integral eta) with eta' >= ``bound``."""
+    """p-C2RF+'s model (row big-M, dominance, conflicts, integral eta) with eta' >= ``bound``;
+    HiGHS is stopped at the ``time.monotonic()`` instant ``stop_at`` (``solver._run_highs``)."""
     C = reduction.coefficients
     Mb, Mc = row_big_m(C, lower, upper)
     lp, layout = build_lp(
@@ -108,7 +111,7 @@ def _final_milp(
     col_lower[-1] = min(float(bound), float(reduction.eta_bar))
     lp.col_lower_ = col_lower
     options = {
-        "output_flag": True,  # to the job's log (solver._log_highs), not stdout
+        "output_flag": True,  # to the job's log (highs_run), not stdout
         "log_to_console": False,
         "threads": threads,
         "random_seed": seed,
@@ -117,7 +120,7 @@ def _final_milp(
     }
     if start is not None:
         start = Start(alpha=start.alpha, z=start.z, eta=max(start.eta, float(bound)))
-    return _run_highs(lp, layout, start, options)
+    return _run_highs(lp, layout, start, options, stop_at)
 
 
 STEPS = ("committees", "local_search", "cover", "clique", "combinatorial", "realise", "milp")
@@ -162,6 +165,7 @@ def solve_exact(
     'optimal' only when the proven bound meets that eta, otherwise 'time_limit' (or 'no_solution'
     if no step found a feasible alpha).
     """
+    ready()  # the HiGHS process starts before the clock
     started = time.monotonic()
     deadline = started + time_limit
     R = np.asarray(R)
@@ -397,7 +401,15 @@ def solve_exact(
             z_start = (C @ state["alpha"] > 0).astype(np.int8)
             start = Start(alpha=state["alpha"], z=z_start, eta=state["eta"])
         status, x, bound, nodes = _final_milp(
-            reduction, lower, upper, state["bound"], start, deadline - time.monotonic(), threads, seed
+            reduction,
+            lower,
+            upper,
+            state["bound"],
+            start,
+            deadline - time.monotonic(),
+            threads,
+            seed,
+            deadline + grace(time_limit),
         )
         state["nodes"] = nodes
         if x is not None:

@@ -76,7 +76,7 @@ def run_instance(
     RF's ``seconds`` is the time to grow the trees and vote. Nothing raises on a time-out or an
     infeasible model: the row records the status (metrics are nan when no solution was found).
     ``solved`` is True for an optimal status within the time limit (Sec. 5.3: t > 7200 s counts as
-    not solved; HiGHS can overshoot its limit a little).
+    not solved; a solve ends within max(5 %, 5 s) of its limit, ``highs_run``).
 
     Parameters
     ----------

@@ -18,7 +18,6 @@ optimal (eta >= 0), and HiGHS is then not called. A time-out or an infeasible mo
 
 from __future__ import annotations
 
-import logging
 import time
 from dataclasses import dataclass, field
 
@@ -28,19 +27,12 @@ import numpy as np
 from .cuts import conflict_pairs, dominance_pairs, paper_big_m, row_big_m
 from .heuristic import Start
 from .heuristic import local_search as run_local_search
+from .highs_run import grace, ready, run_mip
 from .model import Layout, PairCuts, build_lp, start_vector
 from .preprocess import Reduction, identity, reduce
 from .priorities import priorities
 from .priorities import priority_dive as run_priority_dive
 
-_highs_log = logging.getLogger("forestrepro.highs")
-
-STATUS = {
-    highspy.HighsModelStatus.kOptimal: "optimal",
-    highspy.HighsModelStatus.kTimeLimit: "time_limit",
-    highspy.HighsModelStatus.kInfeasible: "infeasible",
-    highspy.HighsModelStatus.kUnboundedOrInfeasible: "infeasible",
-}
 # Every optimal eta is an integer and eta is recomputed from alpha, so a bound within 1 of the
 # incumbent proves optimality; no relative tolerance (HiGHS's default 1e-4 would accept eta = 5000
 # against a bound of 4999.6 but also 15000 against 14998.6).
@@ -139,42 +131,18 @@ def _pair_cuts(
     return tuple(cuts)
 
 
-def _log_highs(callback_type, message: str, data_out, data_in, user_data) -> None:
-    """HiGHS's log of a solve (its model summary, a line per improved bound or some seconds of
-    search, its solving report), line by line to the job's log (logger ``forestrepro.highs``,
-    level INFO) instead of the process's stdout: HiGHS's default verbosity, no developer output."""
-    for line in message.splitlines():
-        if line.strip():
-            _highs_log.info("highs: %s", line.rstrip())
-
-
 def _run_highs(
-    lp: highspy.HighsLp, layout: Layout, start: Start | None, options: dict
+    lp: highspy.HighsLp, layout: Layout, start: Start | None, options: dict, stop_at: float
 ) -> tuple[str, np.ndarray | None, float, int]:
     """Solve the MILP from ``start``: (status, column values or None, dual bound, nodes).
 
-    HiGHS checks its time limit only between phases of its search, so a run can end some time after
-    the limit (we saw a 60 s limit end at 107 s on connect_4); ``Result.seconds`` records the truth.
+    HiGHS checks its time limit only between steps of its search (a 600 s limit once ended after
+    3,510 s on connect_4), so the solve runs under ``highs_run.run_mip``'s watchdog, which stops it
+    at the ``time.monotonic()`` instant ``stop_at`` and keeps its incumbent and bound.
     """
-    highs = highspy.Highs()
-    for name, value in options.items():
-        highs.setOptionValue(name, value)
-    highs.setCallback(_log_highs, None)
-    highs.startCallback(highspy.cb.HighsCallbackType.kCallbackLogging)
-    highs.passModel(lp)
-    if start is not None:
-        solution = highspy.HighsSolution()
-        solution.col_value = start_vector(layout, start.alpha, start.z, start.eta)
-        solution.value_valid = True
-        highs.setSolution(solution)
-    highs.run()
-    info = highs.getInfo()
-    model_status = highs.getModelStatus()
-    status = STATUS.get(model_status, highs.modelStatusToString(model_status).lower())
-    feasible = info.primal_solution_status == highspy.SolutionStatus.kSolutionStatusFeasible
-    x = np.asarray(highs.getSolution().col_value) if feasible else None
-    bound = float("inf") if status == "infeasible" else float(info.mip_dual_bound)
-    return status, x, bound, int(info.mip_node_count)
+    vector = None if start is None else start_vector(layout, start.alpha, start.z, start.eta)
+    status, x, bound, nodes, _ = run_mip(lp, options, vector, stop_at)
+    return status, x, bound, nodes
 
 
 def solve(
@@ -238,6 +206,7 @@ def solve(
     Result
         Tree weights ``alpha``, predictions ``z``, eta, the status, bound, gap and time.
     """
+    ready()  # the HiGHS process starts before the clock
     started = time.monotonic()
     R = np.asarray(R)
     if big_m not in ("paper", "row"):
@@ -335,7 +304,7 @@ def solve(
         starts += [start] if start is not None else []
     best = min(starts, key=lambda s: s.eta) if starts else None
     options = {
-        "output_flag": True,  # the log reaches the job's log through _log_highs, not stdout
+        "output_flag": True,  # the log reaches the job's log through highs_run, not stdout
         "log_to_console": False,
         "threads": threads,
         "random_seed": seed,
@@ -343,6 +312,7 @@ def solve(
         "time_limit": max(time_limit - (time.monotonic() - started), 1e-3),
         **(highs_options or {}),
     }
-    status, x, bound, nodes = _run_highs(lp, layout, best, options)
+    stop_at = started + time_limit + grace(time_limit)
+    status, x, bound, nodes = _run_highs(lp, layout, best, options, stop_at)
     alpha = None if x is None else reduction.expand(x[:q], np.round(x[q : q + h]))[0]
     return finish(alpha, status, bound, nodes, start_eta=None if best is None else best.eta + offset)
