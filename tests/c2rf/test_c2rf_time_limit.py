@@ -9,6 +9,7 @@ import time
 
 import highspy
 import numpy as np
+import pandas as pd
 import pytest
 
 from forestrepro.c2rf import solve
@@ -16,6 +17,7 @@ from forestrepro.c2rf.cuts import paper_big_m
 from forestrepro.c2rf.highs_run import grace, run_mip
 from forestrepro.c2rf.model import build_lp, start_vector
 from forestrepro.c2rf.preprocess import identity
+from forestrepro.report.tables import over_limit_pct
 
 OPTIONS = {"time_limit": 600.0, "threads": 1, "output_flag": False, "random_seed": 0}
 
@@ -87,3 +89,17 @@ def test_solve_returns_within_its_allowance_on_a_large_model():
     result = solve(R, 500, preprocess=False, time_limit=4.0)
     assert result.status == "time_limit"
     assert result.seconds <= 4.0 + 2 * grace(4.0), result.seconds
+
+
+def test_the_report_counts_the_solves_past_their_allowance():
+    """``over_limit_pct`` (the C2RF reports' over_limit tables): past max(5 %, 5 s) only."""
+    runs = pd.DataFrame(
+        {
+            "time_limit": [600.0, 600.0, 10.0, 10.0, 600.0],
+            "seconds": [630.0, 630.5, 15.0, 15.1, 4000.0],
+            "status": ["time_limit", "time_limit", "optimal", "time_limit", "majority_vote"],
+        }
+    )
+    shares = over_limit_pct(runs)
+    assert shares.iloc[:4].tolist() == [0.0, 100.0, 0.0, 100.0]
+    assert np.isnan(shares.iloc[4])

@@ -125,6 +125,21 @@ def _pooled_rows(runs: pd.DataFrame, spec: dict, pending: dict) -> pd.DataFrame:
     return runs[~runs["method"].isin(waiting)]
 
 
+def over_limit_pct(runs: pd.DataFrame) -> pd.Series:
+    """Per C2RF solve row, 100 if the call ended past its ``time_limit`` by more than its
+    allowance max(5 %, 5 s), twice the grace after which ``c2rf.highs_run`` stops a solve, else 0;
+    NaN for rows of no solve (the majority vote)."""
+    from ..c2rf.highs_run import grace
+
+    limit = runs["time_limit"].astype(float)
+    over = runs["seconds"].astype(float) > limit + 2 * limit.map(grace)
+    return (100.0 * over).where(runs["status"] != "majority_vote")
+
+
+# metrics a table may name that the records do not hold, computed from their columns
+DERIVED_METRICS = {"over_limit_pct": over_limit_pct}
+
+
 def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> TableResult:
     """Compare ``runs`` (per-fold rows) with the published table described by ``spec``;
     ``pending`` (a partial report's jobs without a current record) empties pooled cells whose
@@ -134,6 +149,8 @@ def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> 
     if spec.get("pool_datasets") and len(runs):
         runs = _pooled_rows(runs, spec, pending or {})
         runs = runs.assign(dataset="all")  # one cell per method over every data set's rows
+    if len(runs) and metric not in runs and metric in DERIVED_METRICS:
+        runs = runs.assign(**{metric: DERIVED_METRICS[metric](runs)})
     if len(runs) and metric not in runs:
         # runs that do not record the metric (e.g. a stopping-rule reading of a cascade grown
         # with fewer rounds than the reading): their cells have no value, and say so
