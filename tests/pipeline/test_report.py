@@ -1214,3 +1214,16 @@ def test_the_deviations_show_each_cells_kind_and_each_reading_over_its_column():
     assert "| d1 | m | 0.10 | measured | reading | the reading |" in md
     assert "| d2 | m | -0.10 | **unexplained** | — |  |" in md
     assert "| r / m_a | m | 4 | 2 | 3 | d1 / m | — | measured: better over the column |" in md
+
+
+def test_a_data_candidate_compares_the_shape_the_method_was_fed():
+    """WDF's SEMG: a file of 3,000 samples fed as 500 block means is Table 1's 500 features, no
+    candidate; fed raw (the semg_3000 reading) it is one."""
+    from forestrepro.report.deviations import data_candidates
+
+    specs = {"semg": {"published": {"wdf": {"rows": 1800, "features": 500}}}}
+    provenance = {"semg": {"shape": {"rows": 1800, "features": 3000}}}
+    assert data_candidates("semg", "wdf", specs, provenance, None, {"block_mean": 6}) == []
+    assert data_candidates("semg", "wdf", specs, provenance, None, {"block_mean": None}) == [
+        "our data differs from the paper's Table 1: features 3000 (paper 500)"
+    ]

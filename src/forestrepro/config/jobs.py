@@ -329,8 +329,10 @@ def plan_spec_files(
                 "report": cfg["report"],
                 "profile": cfg["profile"],
                 "title": pcfg["title"],
+                # each data set's options in the table's experiment (an experiment's own override
+                # the paper's, as for its jobs): what the method was fed
                 "dataset_options": {
-                    d: o for d, o in pcfg.get("dataset_options", {}).items() if d in exp["datasets"]
+                    d: o for d in exp["datasets"] if (o := dataset_options(pcfg, tcfg["experiment"], d))
                 },
                 "notes": pcfg.get("notes", []),
                 "claims": [c for c in pcfg.get("claims", []) if c["table"] == table],

@@ -250,15 +250,31 @@ def _sample_range(cell, spec: dict) -> str | None:
     )
 
 
-def _stand_in(cell, paper: str, dataset_specs: dict, data_provenance: dict) -> str | None:
+def fed_shape(data_shape: dict, options: dict | None, rows_fed=None) -> dict:
+    """The shape the method was fed: the data file's ``rows`` and ``features`` (its provenance),
+    with ``rows_fed`` rows where the runs record them (C2RF's N after removing duplicates) and
+    features / ``block_mean`` where that option averaged runs of features (WDF's SEMG: 3,000
+    samples fed as 500)."""
+    shape = dict(data_shape)
+    if rows_fed is not None and not pd.isna(rows_fed):
+        shape["rows"] = int(rows_fed)
+    block = (options or {}).get("block_mean")
+    if block and shape.get("features") is not None:
+        shape["features"] = int(shape["features"]) // int(block)
+    return shape
+
+
+def _stand_in(cell, paper: str, dataset_specs: dict, data_provenance: dict, options: dict) -> str | None:
     """The evidence that ``cell`` is computed on a stand-in of another shape, or None."""
     dspec = dataset_specs.get(cell["dataset"], {})
     if not dspec.get("stand_in"):
         return None
     published = (dspec.get("published") or {}).get(paper) or {}
-    shape = dict((data_provenance.get(cell["dataset"]) or {}).get("shape", {}))
-    if cell.get("rows_fed") is not None and not pd.isna(cell.get("rows_fed")):
-        shape["rows"] = int(cell["rows_fed"])
+    shape = fed_shape(
+        (data_provenance.get(cell["dataset"]) or {}).get("shape", {}),
+        options.get(cell["dataset"]),
+        cell.get("rows_fed"),
+    )
     diffs = [
         f"{key} {shape[key]} (paper {published[key]})"
         for key in ("rows", "features")
@@ -536,7 +552,9 @@ def _test(
         "data_size": lambda: _data_size(cell, rule, spec, table_cells),
         "time_limited": lambda: _time_limited(cell),
         "sample_range": lambda: _sample_range(cell, spec),
-        "stand_in": lambda: _stand_in(cell, spec["paper"], dataset_specs, data_provenance),
+        "stand_in": lambda: _stand_in(
+            cell, spec["paper"], dataset_specs, data_provenance, spec.get("dataset_options", {})
+        ),
         "better_than_published": lambda: _better_than_published(cell, rule, spec, table_cells),
         "independent_within": lambda: _independent_within(cell, rule, spec, table_cells),
     }
@@ -547,17 +565,20 @@ def _test(
 
 
 def data_candidates(
-    dataset: str, paper: str, dataset_specs: dict, data_provenance: dict, rows_fed: int | None = None
+    dataset: str,
+    paper: str,
+    dataset_specs: dict,
+    data_provenance: dict,
+    rows_fed: int | None = None,
+    options: dict | None = None,
 ) -> list[str]:
-    """Measurable differences between our data and the paper's: stand-in, shape. ``rows_fed``
-    (when the runs record it) is the number of rows the protocol fed the method, which is what
-    the paper's table counts (C2RF's N after removing duplicates), not the file's rows."""
+    """Measurable differences between our data and the paper's: stand-in, shape as fed to the
+    method (``fed_shape``: ``rows_fed`` when the runs record it, which is what the paper's table
+    counts, e.g. C2RF's N after removing duplicates; features after the data set's ``options``)."""
     dspec = dataset_specs.get(dataset, {})
     found = [f"stand-in: {dspec['stand_in']}"] if dspec.get("stand_in") else []
     published = (dspec.get("published") or {}).get(paper) or {}
-    shape = dict((data_provenance.get(dataset) or {}).get("shape", {}))
-    if rows_fed is not None and not pd.isna(rows_fed):
-        shape["rows"] = int(rows_fed)
+    shape = fed_shape((data_provenance.get(dataset) or {}).get("shape", {}), options, rows_fed)
     diffs = [
         f"{key} {shape[key]} (paper {published[key]})"
         for key in ("rows", "features", "classes")
@@ -670,7 +691,12 @@ def explain(
             []
             if first is not None
             else data_candidates(
-                cell["dataset"], spec["paper"], dataset_specs, data_provenance, cell.get("rows_fed")
+                cell["dataset"],
+                spec["paper"],
+                dataset_specs,
+                data_provenance,
+                cell.get("rows_fed"),
+                spec.get("dataset_options", {}).get(cell["dataset"]),
             )
         )
         if first is None:  # what a test measured without explaining the cell

@@ -65,7 +65,12 @@ def _dataset_notes(spec: dict, dataset_specs: dict, data_provenance: dict, rows_
         f"{dataset}: {found}"
         for dataset in spec["dataset_order"]
         for found in data_candidates(
-            dataset, spec["paper"], dataset_specs, data_provenance, rows_fed.get(dataset)
+            dataset,
+            spec["paper"],
+            dataset_specs,
+            data_provenance,
+            rows_fed.get(dataset),
+            spec.get("dataset_options", {}).get(dataset),
         )
     ]
 
