@@ -124,19 +124,22 @@ def paper_notes(
     """A paper's notes: its configured notes, per-data-set options, stand-ins, shape differences
     (``rows_fed``: the rows the protocol fed the method per data set, where the runs say)."""
     notes = list(spec.get("notes", []))
+    experiment = spec.get("experiment", "main")
     for dataset, options in sorted(spec.get("dataset_options", {}).items()):
+        # an experiment's own options (BRF's data-size runs) name the experiment
+        label = dataset if experiment == "main" else f"{dataset} in experiment {experiment}"
         if "subsample_rows" in options:
             notes.append(
-                f"{dataset}: run on a seeded, class-stratified subsample of {options['subsample_rows']} rows."
+                f"{label}: run on a seeded, class-stratified subsample of {options['subsample_rows']} rows."
             )
         if options.get("block_mean"):
             notes.append(
-                f"{dataset}: each run of {options['block_mean']} consecutive features replaced by its mean "
+                f"{label}: each run of {options['block_mean']} consecutive features replaced by its mean "
                 f"(paper.{spec['paper']}.dataset_options.{dataset}.block_mean)."
             )
         if "repeats" in options:
             notes.append(
-                f"{dataset}: {options['repeats']} split(s), in place of the protocol's "
+                f"{label}: {options['repeats']} split(s), in place of the protocol's "
                 f"(paper.{spec['paper']}.dataset_options.{dataset}.repeats)."
             )
     return notes + _dataset_notes(spec, dataset_specs, data_provenance, rows_fed or {})
