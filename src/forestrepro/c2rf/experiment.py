@@ -67,6 +67,11 @@ def run_instance(
     time_limit: float,
     bias: str = "inclusion",
     drop_duplicates: bool = True,
+    criterion: str = "gini",
+    max_features: str = "all",
+    with_replacement: bool = False,
+    subset_fraction: float = 0.2,
+    tie: str = "negative",
 ) -> list[dict]:
     """Build the instance (Sec. 5.1 / Appendix A) and run every approach on it; one row per approach.
 
@@ -97,6 +102,11 @@ def run_instance(
         The reading of the biased sampling.
     drop_duplicates : bool, default=True
         Drop repeated rows first.
+    criterion, max_features, with_replacement, subset_fraction
+        How the 20 trees are grown (Sec. 5.1; readings of DecisionTree.jl's defaults, see
+        ``instances.tree_votes``); the defaults are our first reading.
+    tie : {"negative", "positive"}, default="negative"
+        How the majority vote (RF, Sec. 5.2 (a)) counts a tie (``solver.majority_vote``).
 
     Returns
     -------
@@ -104,7 +114,18 @@ def run_instance(
         One row per approach: accuracy, MCC, eta, status, times and the instance's sizes.
     """
     started = time.monotonic()
-    instance = build_instance(X, y, sampling=sampling, seed=seed, bias=bias, drop_duplicates=drop_duplicates)
+    instance = build_instance(
+        X,
+        y,
+        sampling=sampling,
+        seed=seed,
+        bias=bias,
+        drop_duplicates=drop_duplicates,
+        subset_fraction=subset_fraction,
+        criterion=criterion,
+        max_features=max_features,
+        with_replacement=with_replacement,
+    )
     build_seconds = time.monotonic() - started
     common = {
         "sampling": sampling,
@@ -120,7 +141,7 @@ def run_instance(
     for name, kwargs in approaches.items():
         if kwargs is None:
             begin = time.monotonic()
-            z = majority_vote(instance.R)
+            z = majority_vote(instance.R, tie=tie)
             seconds = build_seconds + time.monotonic() - begin
             rows.append(
                 {

@@ -5,6 +5,11 @@ coordinates scaled as in Sec. 5.1, 1 % of the points labeled by a biased sample 
 with probability 0.85; two readings, see ``draw_labeled``) or a simple random sample, t = 20 CART
 trees each grown on a random 20 % of the labeled points, their +-1 votes R on the unlabeled points,
 and lambda = the true number of positives among the unlabeled points.
+
+How the paper grew its trees is not printed beyond 'the Decision Tree package [24]' (Sec. 5.1;
+DecisionTree.jl, Julia 1.8.5, Sec. 5.2), so the trees take options (``TREE_OPTIONS``), one reading
+each, whose defaults are our first reading (scikit-learn's CART: Gini, every feature at each
+split, each tree on a random 20 % of the labeled points drawn without replacement).
 """
 
 from __future__ import annotations
@@ -15,7 +20,37 @@ import numpy as np
 import pandas as pd
 from sklearn.tree import DecisionTreeClassifier
 
+from .._validation import FRACTION, StrOptions, check_value
+
 SAMPLINGS = ("biased", "srs")
+
+TREE_OPTIONS = {
+    "criterion": [StrOptions({"gini", "entropy"})],
+    "max_features": [StrOptions({"all", "sqrt"})],
+    "with_replacement": ["boolean"],
+    "subset_fraction": [FRACTION],
+}
+"""The options of the instance's trees (``tree_votes``) and their constraints (scikit-learn's
+``_parameter_constraints`` form, checked by ``check_tree_options``)."""
+
+
+def check_tree_options(**options) -> None:
+    """Raise ``InvalidParameterError`` (a ValueError), naming the option, unless each of
+    ``options`` is one of ``TREE_OPTIONS`` with an allowed value."""
+    for name, value in options.items():
+        if name not in TREE_OPTIONS:
+            raise ValueError(f"unknown tree option {name!r}; valid: {sorted(TREE_OPTIONS)}")
+        check_value(name, value, TREE_OPTIONS[name])
+
+
+def features_per_split(max_features: str, n_features: int) -> int | None:
+    """scikit-learn's ``max_features`` for the option ``max_features``: None (every feature) for
+    ``"all"``; for ``"sqrt"`` DecisionTree.jl's ``build_forest`` default ``n_subfeatures = -1``,
+    i.e. ``round(Int, sqrt(p))`` features drawn at each split (scikit-learn's own ``"sqrt"`` rounds
+    down)."""
+    if max_features == "all":
+        return None
+    return max(1, int(round(float(np.sqrt(n_features)))))
 
 
 @dataclass(frozen=True)
@@ -121,18 +156,51 @@ def tree_votes(
     rng: np.random.Generator,
     n_trees: int = 20,
     subset_fraction: float = 0.2,
+    *,
+    criterion: str = "gini",
+    max_features: str = "all",
+    with_replacement: bool = False,
 ) -> np.ndarray:
     """R (t x m): votes +-1 of ``n_trees`` fully grown CART trees on the unlabeled points.
 
-    Sec. 5.1: tree j is trained on A^j, a random subset (without replacement) of
-    ``subset_fraction`` of the labeled points. A subset with one class gives a constant tree.
+    Sec. 5.1: tree j is trained on A^j, 'a training subset' of size ``subset_fraction`` (20 %) of
+    the labeled points, grown by DecisionTree.jl [24]. A subset with one class gives a constant
+    tree. The paper prints no more, so each of the following is an option (one reading each; the
+    defaults are our first reading, and with them the draws and trees are those of every record
+    made before the options existed):
+
+    criterion : {"gini", "entropy"}, default="gini"
+        The split impurity: scikit-learn's default, or Shannon entropy, DecisionTree.jl's default
+        for a classifier (``build_tree``'s ``loss = entropy``).
+    max_features : {"all", "sqrt"}, default="all"
+        Features tried at each split: every feature (DecisionTree.jl's ``build_tree``,
+        ``n_subfeatures = 0``), or round(sqrt(p)) drawn at random (its ``build_forest`` default,
+        ``n_subfeatures = -1``); see ``features_per_split``.
+    with_replacement : bool, default=False
+        A^j drawn without replacement (a subset), or with replacement (DecisionTree.jl's
+        ``build_forest`` draws ``partial_sampling`` x n rows with replacement): rows can repeat.
+    subset_fraction : float in (0, 1], default=0.2
+        |A^j| = round(subset_fraction x n) (at least 1). 1.0 without replacement grows each tree on
+        the whole labeled sample; 0.7 with replacement is ``build_forest``'s ``partial_sampling``.
+
+    Each tree's random stream is the same whatever the options: one draw of A^j, then one integer
+    that seeds the tree.
     """
+    check_tree_options(
+        criterion=criterion,
+        max_features=max_features,
+        with_replacement=with_replacement,
+        subset_fraction=subset_fraction,
+    )
     n = len(y_labeled)
     d = max(1, int(round(subset_fraction * n)))
+    split_features = features_per_split(max_features, X_labeled.shape[1])
     R = np.empty((n_trees, len(X_unlabeled)), dtype=np.int8)
     for j in range(n_trees):
-        rows = rng.choice(n, size=d, replace=False)
-        tree = DecisionTreeClassifier(random_state=int(rng.integers(2**31 - 1)))
+        rows = rng.choice(n, size=d, replace=with_replacement)
+        tree = DecisionTreeClassifier(
+            criterion=criterion, max_features=split_features, random_state=int(rng.integers(2**31 - 1))
+        )
         tree.fit(X_labeled[rows], y_labeled[rows])
         R[j] = np.where(tree.predict(X_unlabeled) == 1, 1, -1)
     return R
@@ -150,6 +218,9 @@ def build_instance(
     positive_probability: float = 0.85,
     n_trees: int = 20,
     subset_fraction: float = 0.2,
+    criterion: str = "gini",
+    max_features: str = "all",
+    with_replacement: bool = False,
 ) -> Instance:
     """Build one instance of Sec. 5.1 (``sampling='biased'``) or Appendix A (``'srs'``).
 
@@ -178,7 +249,13 @@ def build_instance(
     n_trees : int, default=20
         CART trees grown on the labeled points.
     subset_fraction : float, default=0.2
-        The share of the labeled points each tree is grown on.
+        The share of the labeled points each tree is grown on (Sec. 5.1: 20 %).
+    criterion : {"gini", "entropy"}, default="gini"
+        The trees' split impurity (``tree_votes``).
+    max_features : {"all", "sqrt"}, default="all"
+        The features tried at each split (``tree_votes``).
+    with_replacement : bool, default=False
+        Whether each tree's rows are drawn with replacement (``tree_votes``).
 
     Returns
     -------
@@ -195,7 +272,17 @@ def build_instance(
         y, sampling, sample_rng, bias=bias, fraction=fraction, positive_probability=positive_probability
     )
     unlabeled = np.setdiff1d(np.arange(len(y)), labeled)
-    R = tree_votes(X[labeled], y[labeled], X[unlabeled], tree_rng, n_trees, subset_fraction)
+    R = tree_votes(
+        X[labeled],
+        y[labeled],
+        X[unlabeled],
+        tree_rng,
+        n_trees,
+        subset_fraction,
+        criterion=criterion,
+        max_features=max_features,
+        with_replacement=with_replacement,
+    )
     y_unlabeled = y[unlabeled]
     return Instance(
         R=R,

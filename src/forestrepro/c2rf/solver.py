@@ -97,20 +97,33 @@ def equal_weights(R: np.ndarray, lam: int, weight: float, switches: dict, starte
     )
 
 
-def majority_vote(R: np.ndarray) -> np.ndarray:
-    """RF (Sec. 5.2 (a)): 1 where more trees vote +1 than -1; a tie is negative (alpha^T r = 0 is not > 0).
+TIES = ("negative", "positive")
+"""How ``majority_vote`` counts a tie (as many +1 as -1 votes; t = 20 trees can tie)."""
+
+
+def majority_vote(R: np.ndarray, tie: str = "negative") -> np.ndarray:
+    """RF (Sec. 5.2 (a)): 1 where more trees vote +1 than -1.
+
+    Sec. 5.2 (a) says only 'majority vote', and with t = 20 trees (Sec. 5.1) 10 against 10 can
+    happen, so a tie is an option: ``"negative"`` (the default: alpha^T r = 0 is not > 0, the sign
+    rule of Problem (2)) or ``"positive"`` (alpha^T r >= 0).
 
     Parameters
     ----------
     R : array-like of shape (t, m)
         The trees' votes (+1 or -1) on the unlabeled points.
+    tie : {"negative", "positive"}, default="negative"
+        The class of a point with as many +1 as -1 votes.
 
     Returns
     -------
     z : ndarray of shape (m,)
         The predictions, 0 or 1 (int8).
     """
-    return (np.asarray(R).sum(axis=0) > 0).astype(np.int8)
+    if tie not in TIES:
+        raise ValueError(f"tie must be one of {TIES}, got {tie!r}")
+    total = np.asarray(R).sum(axis=0)
+    return (total >= 0 if tie == "positive" else total > 0).astype(np.int8)
 
 
 def _pair_cuts(

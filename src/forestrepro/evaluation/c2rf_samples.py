@@ -4,7 +4,8 @@ For each of ``repeats`` samples of a data set, build the instance (1 % labeled b
 protocol's ``sampling``, 20 CART trees, their votes R on the unlabeled points, lambda) and run
 one approach on it. The instance's seed hashes (root seed, paper, data set, sampling, sample)
 and leaves the approach out, so every approach of a data set solves the same instances, as
-the paper's paired comparisons (10) need. One row per sample: accuracy (8) and MCC (9) on the
+the paper's paired comparisons (10) need. How the trees are grown and the vote counted (the
+approach's ``forest_options``, readings of Sec. 5.1 and 5.2 (a)) is the approach's. One row per sample: accuracy (8) and MCC (9) on the
 unlabeled points, in [0, 1] and in percent, eta, the solver status and time, and ``solved``
 (optimal within the time limit, Sec. 5.3).
 
@@ -79,6 +80,7 @@ class C2RFSamples(EvaluationProtocol):
                 time_limit=protocol["time_limit"],
                 bias=protocol["bias"],
                 drop_duplicates=protocol["drop_duplicates"],
+                **method.forest_options,
             )
             row.pop("approach")
             switches = row.pop("switches")

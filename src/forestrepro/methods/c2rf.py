@@ -7,6 +7,12 @@ vote, Sec. 5.2 (a)) or a ``solver`` (``milp``, the default: ``forestrepro.c2rf.s
 ``exact``: ours, ``forestrepro.c2rf.exact.solve_exact``) and keyword arguments of that solver
 (its switches; see ``c2rf.approaches`` and ``c2rf.exact``). The shared setup of the study (lower
 and upper bound, time limit) is the protocol's.
+
+Any approach may also set how the instance's 20 trees are grown (``criterion``, ``max_features``,
+``with_replacement``, ``subset_fraction``: readings of Sec. 5.1's 'Decision Tree package',
+``c2rf.instances.tree_votes``), and the vote ``tie: negative | positive`` (how RF, Sec. 5.2 (a),
+counts 10 against 10; ``c2rf.solver.majority_vote``). Unset, each keeps its default, so an
+approach that sets none builds the same instances as before the options existed.
 """
 
 from __future__ import annotations
@@ -15,11 +21,18 @@ import functools
 import inspect
 from typing import Any, ClassVar
 
+from .._validation import StrOptions, check_value
 from ..c2rf.experiment import SOLVERS, solver_function
+from ..c2rf.instances import TREE_OPTIONS
+from ..c2rf.solver import TIES
 from .base import Method, MethodConfigError
 
 PROTOCOL_KEYWORDS = ("lower", "upper", "time_limit", "threads", "seed")
 """Solver keywords that come from the protocol, never from an approach."""
+
+FOREST_OPTIONS: dict[str, list] = {**TREE_OPTIONS, "tie": [StrOptions(set(TIES))]}
+"""How the trees are grown and their vote counted (``run_instance``'s keywords of those names),
+with their constraints (scikit-learn's ``_parameter_constraints`` form)."""
 
 
 @functools.cache
@@ -46,6 +59,16 @@ class C2RFApproach(Method):
             )
         params = dict(params)
         vote = bool(params.pop("vote", False))
+        forest = {key: params.pop(key) for key in list(params) if key in FOREST_OPTIONS}
+        for key, value in forest.items():
+            try:
+                check_value(key, value, FOREST_OPTIONS[key])
+            except ValueError as err:
+                raise MethodConfigError(f"method '{name}' ({self.key}): {err}") from err
+        if "tie" in forest and not vote:
+            raise MethodConfigError(
+                f"method '{name}' ({self.key}): 'tie' counts the majority vote's ties and needs 'vote: true'"
+            )
         solver = params.get("solver", "milp")
         if solver not in SOLVERS:
             raise MethodConfigError(
@@ -56,17 +79,19 @@ class C2RFApproach(Method):
         if unknown:
             raise MethodConfigError(
                 f"method '{name}' ({self.key}): unknown params {unknown} for solver '{solver}'; valid: "
-                f"['vote', 'solver', {', '.join(repr(s) for s in sorted(switches))}]"
+                f"['vote', 'solver', {', '.join(repr(s) for s in sorted(set(switches) | set(FOREST_OPTIONS)))}]"
             )
         if vote and params:
             raise MethodConfigError(
                 f"method '{name}' ({self.key}): 'vote: true' takes no solver or switches, got {sorted(params)}"
             )
         self.solve_kwargs: dict[str, Any] | None = None if vote else params
-        super().__init__(name, {"vote": True} if vote else params, grid, options)
+        self.forest_options: dict[str, Any] = forest
+        super().__init__(name, {**({"vote": True} if vote else params), **forest}, grid, options)
 
     def check_params(self) -> None:
-        """Nothing more to check: ``__init__`` checked the switches against the solver's signature."""
+        """Nothing more to check: ``__init__`` checked the switches against the solver's signature
+        and the forest options against ``FOREST_OPTIONS``."""
 
     def estimator(self, random_state: int):
         raise MethodConfigError(
