@@ -1141,6 +1141,37 @@ def test_a_baseline_that_only_beats_the_paper_is_unexplained_unless_an_independe
     assert set(worse["cause"]) == {UNEXPLAINED}
 
 
+def test_an_unexplained_cell_names_the_runs_tried_on_it_and_what_they_gave():
+    from forestrepro.report.deviations import UNEXPLAINED, explain
+
+    # b beats the published 0.70 by 0.10 on d1 and d2. A reading (table "r") gives 0.78 on d1:
+    # outside tolerance, so it does not reproduce the cell, and it is named as tried; a second
+    # implementation (table "sk") gives 0.75 on d1, not our number: tried too. On d2 neither ran.
+    cells = _outside_cells(0.70, 0.80, 0.02, n_folds=[5, 5])
+    cells["method"] = "b"
+    reading = pd.DataFrame({"dataset": ["d1"], "method": "b", "mean": [0.78]})
+    sk = pd.DataFrame({"dataset": ["d1"], "method": "b_sk", "mean": [0.75]})
+    rules = [
+        {"cause": "reading", "text": "another reading", "test": "ablation_within", "ablation_table": "r"},
+        {
+            "cause": "baseline",
+            "text": "scikit-learn gives ours",
+            "test": "independent_within",
+            "independent_table": "sk",
+            "independent_method": "b_sk",
+        },
+    ]
+    got = explain(cells, {"paper": "p", "table": "t", "causes": rules}, {"r": reading, "sk": sk}.get, {}, {})
+    got = got.set_index("dataset")
+    assert set(got["kind"]) == {UNEXPLAINED}
+    assert got.loc["d1", "evidence"] == (
+        "tried (reading): r / b: 0.7800 (ours 0.8000, published 0.7000, tolerance 0.0200): outside "
+        "tolerance of the published value; tried (second implementation): sk / b_sk: 0.7500 (ours "
+        "0.8000, published 0.7000, tolerance 0.0200): outside tolerance of the published value"
+    )
+    assert got.loc["d2", "evidence"] == ""
+
+
 def test_a_chained_cause_counts_as_the_weakest_cell_it_leans_on():
     from forestrepro.report.deviations import MEASURED, STAND_IN, UNEXPLAINED, explain
 

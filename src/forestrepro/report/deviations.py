@@ -72,6 +72,11 @@ Tests:
   the tolerance too: our number is what the baseline gives, not an artefact of our code, and the
   paper's is not.
 
+What was tried and fell short is in an unexplained cell's evidence too: each run in scope that
+a rule compares with the cell (an ``ablation_within`` reading's value, an ``independent_within``
+second implementation's value, a ``data_size`` learning curve's projections), so a reader sees
+which readings and implementations are ruled out for that cell by a run, not only that none holds.
+
 A measurable difference that no test ties to the cell (our data's shape differs from the
 paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell as a
 *candidate*, never counted as its cause: more data does not always move a cell.
@@ -609,6 +614,42 @@ def _data_size_tried(cell, spec: dict, table_cells: Callable[[str], pd.DataFrame
     return tried
 
 
+def _runs_tried(
+    cell, spec: dict, table_cells: Callable[[str], pd.DataFrame | None], held: list[Held]
+) -> list[str]:
+    """The runs the ``ablation_within`` and ``independent_within`` rules in scope that do not
+    hold (``held``) compare with a cell: each reading's or second implementation's value beside
+    the published one and ours, the run that rules it out for this cell."""
+    tried = []
+    holding = {id(h.rule) for h in held}
+    for rule in spec.get("causes", []):
+        if (
+            rule["test"] not in ("ablation_within", "independent_within")
+            or id(rule) in holding
+            or not _in_scope(rule, spec["table"], cell)
+        ):
+            continue
+        table = rule["ablation_table" if rule["test"] == "ablation_within" else "independent_table"]
+        method = rule.get(
+            "ablation_method" if rule["test"] == "ablation_within" else "independent_method", cell["method"]
+        )
+        value = _ablation_value({"ablation_table": table, "ablation_method": method}, cell, table_cells)
+        if value is None:
+            continue
+        what = "reading" if rule["test"] == "ablation_within" else "second implementation"
+        within = abs(value - cell["published_mean"]) <= cell["tolerance"]
+        verdict = (
+            "within tolerance of the published value"
+            if within
+            else "outside tolerance of the published value"
+        )
+        tried.append(
+            f"tried ({what}): {table} / {method}: {value:.4f} (ours {cell['mean']:.4f}, "
+            f"published {cell['published_mean']:.4f}, tolerance {cell['tolerance']:.4f}): {verdict}"
+        )
+    return tried
+
+
 def _combined(held: list[Held]) -> tuple[str, Held | None]:
     """The kind of a cell the rules ``held`` hold for (each with its kind), and the rule that
     gives it: stand-in where a stand-in rule holds, else the strongest, the first among equals."""
@@ -701,6 +742,9 @@ def explain(
         )
         if first is None:  # what a test measured without explaining the cell
             evidence = "; ".join(_data_size_tried(cell, spec, table_cells))
+        if kind == UNEXPLAINED:  # the runs that were compared with it and fell short
+            tried = _runs_tried(cell, spec, table_cells, held)
+            evidence = ". ".join(part for part in (evidence, "; ".join(tried)) if part)
         rows.append(
             {
                 "dataset": cell["dataset"],
