@@ -1141,6 +1141,24 @@ def test_a_baseline_that_only_beats_the_paper_is_unexplained_unless_an_independe
     assert set(worse["cause"]) == {UNEXPLAINED}
 
 
+def test_an_independent_implementation_on_a_metric_of_no_direction_needs_only_the_same_side():
+    from forestrepro.report.deviations import MEASURED, UNEXPLAINED, explain
+
+    # lower is listed as better (a kappa), but ours lies above the published 0.30 on d1 and d2 and
+    # below on d3. The second implementation: 0.41 on d1 (ours, same side: measured), 0.31 on d2
+    # (the paper's), 0.19 on d3 (ours, same side: measured)
+    cells = _outside_cells(0.30, 0.40, 0.02, n_folds=[5, 5, 5])
+    cells.loc[2, ["mean", "delta"]] = [0.20, -0.10]
+    sk = pd.DataFrame({"dataset": ["d1", "d2", "d3"], "method": "m", "mean": [0.41, 0.31, 0.19]})
+    rule = {"cause": "baseline", "text": "sk", "test": "independent_within", "independent_table": "sk"}
+    spec = {"paper": "p", "table": "t", "higher_is_better": False}
+    directed = explain(cells, {**spec, "causes": [rule]}, {"sk": sk}.get, {}, {}).set_index("dataset")
+    assert list(directed["kind"]) == [UNEXPLAINED, UNEXPLAINED, MEASURED]  # only d3 beats the paper
+    either = {**rule, "either_direction": True}
+    got = explain(cells, {**spec, "causes": [either]}, {"sk": sk}.get, {}, {}).set_index("dataset")
+    assert list(got["kind"]) == [MEASURED, UNEXPLAINED, MEASURED]
+
+
 def test_an_unexplained_cell_names_the_runs_tried_on_it_and_what_they_gave():
     from forestrepro.report.deviations import UNEXPLAINED, explain
 

@@ -70,7 +70,9 @@ Tests:
   method ``independent_method``, by default the cell's own; e.g. plain scikit-learn under the same
   folds) lies within the cell's tolerance of our value and beats the published value by more than
   the tolerance too: our number is what the baseline gives, not an artefact of our code, and the
-  paper's is not.
+  paper's is not. With ``either_direction`` (a metric that orders no method above another, such as
+  the trees' pairwise kappa of a kappa-error diagram), ours need not beat the published value:
+  both ours and the second implementation's lie beyond the tolerance on the same side of it.
 
 What was tried and fell short is in an unexplained cell's evidence too: each run in scope that
 a rule compares with the cell (an ``ablation_within`` reading's value, an ``independent_within``
@@ -486,7 +488,8 @@ def _independent_within(
     """The evidence that ``cell`` beats its published value by more than its tolerance and an
     independent implementation (``independent_table`` / ``independent_method``) gives our value
     within the cell's tolerance, or None."""
-    if not _beats_published(cell, spec.get("higher_is_better", True)):
+    either = rule.get("either_direction", False)
+    if not either and not _beats_published(cell, spec.get("higher_is_better", True)):
         return None
     other = table_cells(rule["independent_table"])
     if other is None:
@@ -496,10 +499,11 @@ def _independent_within(
     if match.empty or pd.isna(match["mean"].iloc[0]):
         return None
     value = float(match["mean"].iloc[0])
-    # it gives our number, and not the paper's: it too beats the published value by more than the tolerance
+    # it gives our number, and not the paper's: it too lies beyond the tolerance on our side of the
+    # published value (beats it, unless the metric orders no method above another)
+    higher = spec.get("higher_is_better", True) if not either else cell["delta"] > 0
     beats = _beats_published(
-        {"delta": value - cell["published_mean"], "tolerance": cell["tolerance"]},
-        spec.get("higher_is_better", True),
+        {"delta": value - cell["published_mean"], "tolerance": cell["tolerance"]}, higher
     )
     if abs(value - cell["mean"]) > cell["tolerance"] or not beats:
         return None
