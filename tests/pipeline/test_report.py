@@ -1185,7 +1185,8 @@ def test_an_unexplained_cell_names_the_runs_tried_on_it_and_what_they_gave():
     assert got.loc["d1", "evidence"] == (
         "tried (reading): r / b: 0.7800 (ours 0.8000, published 0.7000, tolerance 0.0200): outside "
         "tolerance of the published value; tried (second implementation): sk / b_sk: 0.7500 (ours "
-        "0.8000, published 0.7000, tolerance 0.0200): outside tolerance of the published value"
+        "0.8000, published 0.7000, tolerance 0.0200): outside tolerance of ours, outside tolerance of "
+        "the published value"
     )
     assert got.loc["d2", "evidence"] == ""
 
