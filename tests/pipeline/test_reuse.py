@@ -75,6 +75,10 @@ def test_a_run_copies_what_it_can_and_never_overwrites_a_committed_record(tmp_pa
     assert planned(out) == []
     out = snakemake(tmp_path, "records", "--dry-run", overrides=ablation, config=[*ONLY, "overwrite=true"])
     assert planned(out) == ["train"], out
+    # a run whose only= leaves the KNN job out cannot replace its record: not refused
+    rf_only = ['only=["brf/main/rf_gr/wine"]']
+    out = snakemake(tmp_path, "records", "--dry-run", overrides=ablation, config=rf_only)
+    assert "would overwrite" not in out and planned(out) == [], out
 
     # under a tag of its own, the KNN job trains and the gain-ratio forest's record is copied
     out = snakemake(tmp_path, "records", "--cores", "2", overrides=ablation, config=[*ONLY, "tag=knn15"])

@@ -260,16 +260,6 @@ RECORDS = {
 }
 
 
-# Committed records are never replaced by a run of another spec (forestrepro.record.overwrite):
-# refused before any job runs, naming them, unless overwrite=true.
-if not _flag("overwrite", False) and any(s.reason == SPEC_CHANGED for s in RECORDS.values()):
-    _replaced = overwritten(
-        {job.path: (record_of(job), RECORDS[job.path].reason) for job in JOBS},
-        tracked_files(f"{RESULTS}/runs/{TAG}"),
-    )
-    if _replaced:
-        sys.exit(refusal(_replaced, TAG))
-
 # A job is its content, not its tag (forestrepro.record.reuse): a job without a current record
 # here whose spec, up to the tag, is the spec of a record current under another tag copies that
 # record (rule reuse, train.smk) instead of training, so an ablation computes only the jobs its
@@ -310,6 +300,18 @@ if ONLY_GIVEN:
     PENDING_JOBS = "|".join(
         re.escape(job.path) for job in ONLY_JOBS if re.fullmatch(PENDING_JOBS, job.path)
     ) or "(?!)"
+
+
+# Committed records are never replaced by a run of another spec (forestrepro.record.overwrite):
+# refused before any job runs, naming them, unless overwrite=true. Only the jobs this run may
+# train count: a record outside only= is never replaced.
+if not _flag("overwrite", False) and any(s.reason == SPEC_CHANGED for s in RECORDS.values()):
+    _replaced = overwritten(
+        {job.path: (record_of(job), RECORDS[job.path].reason) for job in (ONLY_JOBS if ONLY_GIVEN else JOBS)},
+        tracked_files(f"{RESULTS}/runs/{TAG}"),
+    )
+    if _replaced:
+        sys.exit(refusal(_replaced, TAG))
 
 
 def finished_by_this_run(job):
