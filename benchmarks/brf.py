@@ -13,7 +13,9 @@ machine is shared.
 
 Prints one row per (data set, method, C): ours, scikit-learn's time, the ratio ours /
 scikit-learn, both accuracies, the mean number of nodes per tree of ours and the time per
-node; then the worst ratio of each method.
+node; then the worst ratio of each method. Biau12's rows also time the second implementation
+``PlainBiau12`` (``forestrepro.extensions.plain_biau12``, one numba module, the same reading
+and 100 trees, on one thread) in the same process: ``plain_s`` and the ratio ours / plain.
 """
 
 import argparse
@@ -28,6 +30,7 @@ from sklearn.model_selection import train_test_split
 
 from forestrepro.ensembles.biau import Biau12ForestClassifier
 from forestrepro.ensembles.brf import BanzhafForestClassifier
+from forestrepro.extensions.plain_biau12 import PlainBiau12
 
 MIRROR = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "pmlb"
 DATA_SETS = {"letter": "letter", "satimage": "satimage", "musk2": "clean2"}
@@ -62,7 +65,10 @@ def compare(name, X, y, method, c, repeats, n_jobs):
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, random_state=0)
     ours = METHODS[method](c, n_jobs)
     theirs = RandomForestClassifier(100, n_jobs=n_jobs, random_state=0)
-    t_ours, t_theirs = best_fit_times([ours, theirs], X_train, y_train, repeats)
+    plain = PlainBiau12(100, h_offset=c, random_state=0) if method == "biau12" else None
+    t_ours, t_theirs, *t_plain = best_fit_times(
+        [ours, theirs, plain][: 2 + (plain is not None)], X_train, y_train, repeats
+    )
     nodes = float(np.mean([tree.tree_.node_count for tree in ours.estimators_]))
     row = dict(
         data=name,
@@ -79,6 +85,8 @@ def compare(name, X, y, method, c, repeats, n_jobs):
         acc_sklearn=theirs.score(X_test, y_test),
         nodes_per_tree=nodes,
         us_per_node=1e6 * t_ours / (100 * nodes),
+        plain_s=t_plain[0] if t_plain else float("nan"),
+        ours_per_plain=t_ours / t_plain[0] if t_plain else float("nan"),
     )
     print(" | ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row.values()), flush=True)
     return row
@@ -94,6 +102,7 @@ def main():
     warm_X, warm_y = mirror("satimage")
     for method in args.methods:
         METHODS[method](0.0, 1).set_params(n_estimators=2).fit(warm_X[:300], warm_y[:300])
+    PlainBiau12(2).fit(warm_X[:300], warm_y[:300])
 
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     columns = [
@@ -111,6 +120,8 @@ def main():
         "acc_sklearn",
         "nodes_per_tree",
         "us_per_node",
+        "plain_s",
+        "ours_per_plain",
     ]
     print(" | ".join(columns))
     rows = []
