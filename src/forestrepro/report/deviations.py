@@ -398,13 +398,27 @@ def _data_size(cell, rule: dict, spec: dict, table_cells: Callable[[str], pd.Dat
     return found.text(cell["published_mean"])
 
 
-def _ablation_value(rule: dict, cell, table_cells: Callable[[str], pd.DataFrame | None]) -> float | None:
-    """The value of ``cell``'s data set under ``rule``'s reading (its ablation table's cell of
-    ``ablation_method``, by default the cell's own method), or None where it is not computed."""
-    other = table_cells(rule["ablation_table"])
+# the table and method a rule compares a cell with: its reading's, or its second implementation's
+_COMPARED_WITH = {
+    "ablation_within": ("ablation_table", "ablation_method"),
+    "independent_within": ("independent_table", "independent_method"),
+}
+
+
+def _compared_with(rule: dict, cell) -> tuple[str, str]:
+    """``(table, method)`` of the run an ``ablation_within`` or ``independent_within`` rule compares
+    ``cell`` with (the method by default the cell's own)."""
+    table_key, method_key = _COMPARED_WITH[rule["test"]]
+    return rule[table_key], rule.get(method_key, cell["method"])
+
+
+def _compared_value(rule: dict, cell, table_cells: Callable[[str], pd.DataFrame | None]) -> float | None:
+    """The value of ``cell``'s data set in the run ``rule`` compares it with (``_compared_with``:
+    the other reading, or the second implementation), or None where it is not computed."""
+    table, method = _compared_with(rule, cell)
+    other = table_cells(table)
     if other is None:
         return None
-    method = rule.get("ablation_method", cell["method"])
     match = other[(other["dataset"] == cell["dataset"]) & (other["method"] == method)]
     if match.empty or pd.isna(match["mean"].iloc[0]):
         return None
@@ -463,7 +477,7 @@ def reading_column(
     for _, cell in cells.iterrows():
         if not _in_scope(rule, spec["table"], cell) or cell.get("within") is None or pd.isna(cell["mean"]):
             continue
-        value = _ablation_value(rule, cell, table_cells)
+        value = _compared_value(rule, cell, table_cells)
         if value is None:
             continue
         compared += 1
@@ -491,14 +505,9 @@ def _independent_within(
     either = rule.get("either_direction", False)
     if not either and not _beats_published(cell, spec.get("higher_is_better", True)):
         return None
-    other = table_cells(rule["independent_table"])
-    if other is None:
+    value = _compared_value(rule, cell, table_cells)
+    if value is None:
         return None
-    method = rule.get("independent_method", cell["method"])
-    match = other[(other["dataset"] == cell["dataset"]) & (other["method"] == method)]
-    if match.empty or pd.isna(match["mean"].iloc[0]):
-        return None
-    value = float(match["mean"].iloc[0])
     # it gives our number, and not the paper's: it too lies beyond the tolerance on our side of the
     # published value (beats it, unless the metric orders no method above another)
     higher = spec.get("higher_is_better", True) if not either else cell["delta"] > 0
@@ -507,8 +516,9 @@ def _independent_within(
     )
     if abs(value - cell["mean"]) > cell["tolerance"] or not beats:
         return None
+    table, method = _compared_with(rule, cell)
     return (
-        f"{rule['independent_table']} / {method}: {value:.4f}, within {cell['tolerance']:.4f} of ours "
+        f"{table} / {method}: {value:.4f}, within {cell['tolerance']:.4f} of ours "
         f"{cell['mean']:.4f}; published {cell['published_mean']:.4f}"
     )
 
@@ -546,14 +556,14 @@ def _test(
         )
         return None if found is None else Held(rule, found[0], found[1])
     if test == "ablation_within":
-        value = _ablation_value(rule, cell, table_cells)
+        value = _compared_value(rule, cell, table_cells)
         if value is None or abs(value - cell["published_mean"]) > cell["tolerance"]:
             return None
-        method = rule.get("ablation_method", cell["method"])
+        table, method = _compared_with(rule, cell)
         column = (columns or {}).get(id(rule)) or reading_column(rule, spec, cells, table_cells)
         return Held(
             rule,
-            f"{rule['ablation_table']} / {method}: {value:.4f}, within {cell['tolerance']:.4f} of "
+            f"{table} / {method}: {value:.4f}, within {cell['tolerance']:.4f} of "
             f"the published {cell['published_mean']:.4f}; {column.text()}",
             kind=MEASURED if column.better else UNEXPLAINED,
         )
@@ -628,16 +638,12 @@ def _runs_tried(
     holding = {id(h.rule) for h in held}
     for rule in spec.get("causes", []):
         if (
-            rule["test"] not in ("ablation_within", "independent_within")
+            rule["test"] not in _COMPARED_WITH
             or id(rule) in holding
             or not _in_scope(rule, spec["table"], cell)
         ):
             continue
-        table = rule["ablation_table" if rule["test"] == "ablation_within" else "independent_table"]
-        method = rule.get(
-            "ablation_method" if rule["test"] == "ablation_within" else "independent_method", cell["method"]
-        )
-        value = _ablation_value({"ablation_table": table, "ablation_method": method}, cell, table_cells)
+        value = _compared_value(rule, cell, table_cells)
         if value is None:
             continue
         what = "reading" if rule["test"] == "ablation_within" else "second implementation"
@@ -647,6 +653,7 @@ def _runs_tried(
             f"{'within' if abs(value - reference) <= cell['tolerance'] else 'outside'} tolerance of {name}"
             for name, reference in (*compared, ("the published value", cell["published_mean"]))
         )
+        table, method = _compared_with(rule, cell)
         tried.append(
             f"tried ({what}): {table} / {method}: {value:.4f} (ours {cell['mean']:.4f}, "
             f"published {cell['published_mean']:.4f}, tolerance {cell['tolerance']:.4f}): {verdict}"
