@@ -376,7 +376,7 @@ def _bayes_claim(side: str, cells: pd.DataFrame, claim: dict, spec: dict) -> tup
         f"{source}, {len(both)} data sets: P({claim['a']} better) {test.p_a_better:.3f}, "
         f"P(equivalent, rope {claim['rope']:g}) {test.p_equivalent:.3f}, "
         f"P({claim['b']} better) {test.p_b_better:.3f}; mean difference {test.mean_difference:+.4g}; "
-        f"Wilcoxon p = {test.wilcoxon_p:.3g} ({claim['a']} better)"
+        f"one-sided Wilcoxon signed-rank p = {test.wilcoxon_p:.3g} for {claim['a']} better"
     )
     if len(both) < n_table:
         return UNKNOWN, f"so far {len(both)} of {n_table} data sets: {evidence}"
