@@ -71,6 +71,7 @@ def run_instance(
     max_features: str = "all",
     with_replacement: bool = False,
     subset_fraction: float = 0.2,
+    split_ties: str = "random",
     tie: str = "negative",
 ) -> list[dict]:
     """Build the instance (Sec. 5.1 / Appendix A) and run every approach on it; one row per approach.
@@ -102,7 +103,7 @@ def run_instance(
         The reading of the biased sampling.
     drop_duplicates : bool, default=True
         Drop repeated rows first.
-    criterion, max_features, with_replacement, subset_fraction
+    criterion, max_features, with_replacement, subset_fraction, split_ties
         How the 20 trees are grown (Sec. 5.1; readings of DecisionTree.jl's defaults, see
         ``instances.tree_votes``); the defaults are our first reading.
     tie : {"negative", "positive"}, default="negative"
@@ -125,6 +126,7 @@ def run_instance(
         criterion=criterion,
         max_features=max_features,
         with_replacement=with_replacement,
+        split_ties=split_ties,
     )
     build_seconds = time.monotonic() - started
     common = {

@@ -21,6 +21,7 @@ import pandas as pd
 from sklearn.tree import DecisionTreeClassifier
 
 from .._validation import FRACTION, StrOptions, check_value
+from .ordered_tree import OrderedTree
 
 SAMPLINGS = ("biased", "srs")
 
@@ -29,6 +30,7 @@ TREE_OPTIONS = {
     "max_features": [StrOptions({"all", "sqrt"})],
     "with_replacement": ["boolean"],
     "subset_fraction": [FRACTION],
+    "split_ties": [StrOptions({"random", "first_feature"})],
 }
 """The options of the instance's trees (``tree_votes``) and their constraints (scikit-learn's
 ``_parameter_constraints`` form, checked by ``check_tree_options``)."""
@@ -36,11 +38,16 @@ TREE_OPTIONS = {
 
 def check_tree_options(**options) -> None:
     """Raise ``InvalidParameterError`` (a ValueError), naming the option, unless each of
-    ``options`` is one of ``TREE_OPTIONS`` with an allowed value."""
+    ``options`` is one of ``TREE_OPTIONS`` with an allowed value; ``split_ties="first_feature"``
+    scans every feature, so it cannot go with ``max_features="sqrt"``."""
     for name, value in options.items():
         if name not in TREE_OPTIONS:
             raise ValueError(f"unknown tree option {name!r}; valid: {sorted(TREE_OPTIONS)}")
         check_value(name, value, TREE_OPTIONS[name])
+    if options.get("split_ties") == "first_feature" and options.get("max_features", "all") != "all":
+        raise ValueError(
+            "tree options: split_ties='first_feature' needs max_features='all' (every feature scanned in order)"
+        )
 
 
 def features_per_split(max_features: str, n_features: int) -> int | None:
@@ -160,6 +167,7 @@ def tree_votes(
     criterion: str = "gini",
     max_features: str = "all",
     with_replacement: bool = False,
+    split_ties: str = "random",
 ) -> np.ndarray:
     """R (t x m): votes +-1 of ``n_trees`` fully grown CART trees on the unlabeled points.
 
@@ -182,6 +190,11 @@ def tree_votes(
     subset_fraction : float in (0, 1], default=0.2
         |A^j| = round(subset_fraction x n) (at least 1). 1.0 without replacement grows each tree on
         the whole labeled sample; 0.7 with replacement is ``build_forest``'s ``partial_sampling``.
+    split_ties : {"random", "first_feature"}, default="random"
+        Which of the features whose best splits are equally good a node splits on: the first met
+        in a random order (scikit-learn; DecisionTree.jl since it ported scikit-learn's splitter),
+        or the first in column order (``ordered_tree.OrderedTree``: DecisionTree.jl's older
+        ``_split_info_gain``, R's rpart); needs ``max_features="all"``.
 
     Each tree's random stream is the same whatever the options: one draw of A^j, then one integer
     that seeds the tree.
@@ -191,6 +204,7 @@ def tree_votes(
         max_features=max_features,
         with_replacement=with_replacement,
         subset_fraction=subset_fraction,
+        split_ties=split_ties,
     )
     n = len(y_labeled)
     d = max(1, int(round(subset_fraction * n)))
@@ -198,9 +212,13 @@ def tree_votes(
     R = np.empty((n_trees, len(X_unlabeled)), dtype=np.int8)
     for j in range(n_trees):
         rows = rng.choice(n, size=d, replace=with_replacement)
-        tree = DecisionTreeClassifier(
-            criterion=criterion, max_features=split_features, random_state=int(rng.integers(2**31 - 1))
-        )
+        tree_seed = int(rng.integers(2**31 - 1))
+        if split_ties == "first_feature":
+            tree = OrderedTree(criterion)
+        else:
+            tree = DecisionTreeClassifier(
+                criterion=criterion, max_features=split_features, random_state=tree_seed
+            )
         tree.fit(X_labeled[rows], y_labeled[rows])
         R[j] = np.where(tree.predict(X_unlabeled) == 1, 1, -1)
     return R
@@ -221,6 +239,7 @@ def build_instance(
     criterion: str = "gini",
     max_features: str = "all",
     with_replacement: bool = False,
+    split_ties: str = "random",
 ) -> Instance:
     """Build one instance of Sec. 5.1 (``sampling='biased'``) or Appendix A (``'srs'``).
 
@@ -256,6 +275,8 @@ def build_instance(
         The features tried at each split (``tree_votes``).
     with_replacement : bool, default=False
         Whether each tree's rows are drawn with replacement (``tree_votes``).
+    split_ties : {"random", "first_feature"}, default="random"
+        How a node chooses among equally good features (``tree_votes``).
 
     Returns
     -------
@@ -282,6 +303,7 @@ def build_instance(
         criterion=criterion,
         max_features=max_features,
         with_replacement=with_replacement,
+        split_ties=split_ties,
     )
     y_unlabeled = y[unlabeled]
     return Instance(

@@ -9,8 +9,8 @@ vote, Sec. 5.2 (a)) or a ``solver`` (``milp``, the default: ``forestrepro.c2rf.s
 and upper bound, time limit) is the protocol's.
 
 Any approach may also set how the instance's 20 trees are grown (``criterion``, ``max_features``,
-``with_replacement``, ``subset_fraction``: readings of Sec. 5.1's 'Decision Tree package',
-``c2rf.instances.tree_votes``), and the vote ``tie: negative | positive`` (how RF, Sec. 5.2 (a),
+``with_replacement``, ``subset_fraction``, ``split_ties``: readings of Sec. 5.1's 'Decision Tree
+package', ``c2rf.instances.tree_votes``), and the vote ``tie: negative | positive`` (how RF, Sec. 5.2 (a),
 counts 10 against 10; ``c2rf.solver.majority_vote``). Unset, each keeps its default, so an
 approach that sets none builds the same instances as before the options existed.
 """
@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from .._validation import StrOptions, check_value
 from ..c2rf.experiment import SOLVERS, solver_function
-from ..c2rf.instances import TREE_OPTIONS
+from ..c2rf.instances import TREE_OPTIONS, check_tree_options
 from ..c2rf.solver import TIES
 from .base import Method, MethodConfigError
 
@@ -60,11 +60,12 @@ class C2RFApproach(Method):
         params = dict(params)
         vote = bool(params.pop("vote", False))
         forest = {key: params.pop(key) for key in list(params) if key in FOREST_OPTIONS}
-        for key, value in forest.items():
-            try:
+        try:
+            for key, value in forest.items():
                 check_value(key, value, FOREST_OPTIONS[key])
-            except ValueError as err:
-                raise MethodConfigError(f"method '{name}' ({self.key}): {err}") from err
+            check_tree_options(**{key: value for key, value in forest.items() if key in TREE_OPTIONS})
+        except ValueError as err:
+            raise MethodConfigError(f"method '{name}' ({self.key}): {err}") from err
         if "tie" in forest and not vote:
             raise MethodConfigError(
                 f"method '{name}' ({self.key}): 'tie' counts the majority vote's ties and needs 'vote: true'"
