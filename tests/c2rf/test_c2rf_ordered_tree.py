@@ -1,6 +1,7 @@
-"""The ordered-scan CART of the C2RF ``split_ties="first_feature"`` reading (c2rf/ordered_tree.py):
-scikit-learn's tree where no two features tie, the first feature in column order where they do,
-each split checked against a brute-force search in exact arithmetic."""
+"""Our numpy CART (c2rf/ordered_tree.py): in column order the C2RF ``split_ties="first_feature"``
+reading, in a random order per node (``tree_code="numpy"``) a second implementation of
+scikit-learn's tree. Scikit-learn's tree where no two features tie, the first feature in the scan's
+order where they do, each split checked against a brute-force search in exact arithmetic."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from forestrepro.methods.base import MethodConfigError
 from forestrepro.methods.c2rf import C2RFApproach
 
 
+@pytest.mark.parametrize("feature_order", ["column", "random"])
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
-def test_one_feature_gives_scikit_learns_tree(criterion):
+def test_one_feature_gives_scikit_learns_tree(criterion, feature_order):
     # with one feature nothing ties between features, so the tree is scikit-learn's, on
     # continuous values and on repeated integer values (splits only between distinct values)
     rng = np.random.default_rng(0)
@@ -26,7 +28,7 @@ def test_one_feature_gives_scikit_learns_tree(criterion):
         X = rng.integers(0, 6, size=(n, 1)).astype(float) if trial % 2 else rng.normal(size=(n, 1))
         y = rng.integers(0, 2, size=n)
         X_new = 3 * rng.normal(size=(200, 1))
-        ours = OrderedTree(criterion).fit(X, y).predict(X_new)
+        ours = OrderedTree(criterion, feature_order, random_state=trial).fit(X, y).predict(X_new)
         theirs = DecisionTreeClassifier(criterion=criterion, random_state=trial).fit(X, y).predict(X_new)
         assert np.array_equal(ours, theirs), trial
 
@@ -55,11 +57,11 @@ def _exact_gini_cost(y_left, y_right):
     return cost
 
 
-def _brute_force_split(X, y):
-    """Every (feature, threshold) between distinct values, in column then value order; the first
-    of the smallest exact cost."""
+def _brute_force_split(X, y, order=None):
+    """Every (feature, threshold) between distinct values, in ``order`` (default column order)
+    then value order; the first of the smallest exact cost."""
     best = None
-    for f in range(X.shape[1]):
+    for f in range(X.shape[1]) if order is None else order:
         values = np.unique(X[:, f])
         for lo, hi in zip(values[:-1], values[1:]):
             left = X[:, f] <= lo
@@ -80,8 +82,40 @@ def test_each_split_is_the_brute_force_first_best():
         if y.min() == y.max():
             continue
         assert best_split(X, y) == _brute_force_split(X, y)
+        order = rng.permutation(p)
+        assert best_split(X, y, order=order) == _brute_force_split(X, y, order)
         checked += 1
     assert checked > 40
+
+
+def test_a_random_order_gives_each_tied_feature_as_often_as_scikit_learn():
+    # on the worked example the two features tie at the root: scikit-learn and the numpy CART in
+    # a random order each give feature 0 to about half of the trees (400 seeds each; a column
+    # order would give it to all of them)
+    point = np.array([[3.0, 10.0]])
+    ours = [
+        OrderedTree(feature_order="random", random_state=s).fit(X_TIE, Y_TIE).predict(point)[0]
+        for s in range(400)
+    ]
+    theirs = [DecisionTreeClassifier(random_state=s).fit(X_TIE, Y_TIE).predict(point)[0] for s in range(400)]
+    assert 0.4 < np.mean(ours) < 0.6 and 0.4 < np.mean(theirs) < 0.6
+
+
+def test_numpy_tree_code_grows_the_default_forest_in_distribution():
+    # the same rows per tree (the stream is the same), trees of our code: on the worked example the
+    # votes split as scikit-learn's do, and where nothing ties (one feature) they are the same votes
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(300, 1))
+    y = (X[:, 0] + rng.normal(scale=0.8, size=300) > 0.3).astype(int)
+    X_new = rng.normal(size=(100, 1))
+    default = tree_votes(X, y, X_new, np.random.default_rng(0))
+    numpy_code = tree_votes(X, y, X_new, np.random.default_rng(0), tree_code="numpy")
+    assert np.array_equal(default, numpy_code)
+    grow = {"n_trees": 200, "subset_fraction": 1.0}
+    ties = tree_votes(
+        X_TIE, Y_TIE, np.array([[3.0, 10.0]]), np.random.default_rng(0), tree_code="numpy", **grow
+    )
+    assert 0.35 < np.mean(ties == 1) < 0.65
 
 
 def test_tree_is_grown_until_pure_and_predicts_its_training_points():
@@ -127,6 +161,10 @@ def test_first_feature_needs_every_feature():
         C2RFApproach("bad", {"vote": True, "max_features": "sqrt", "split_ties": "first_feature"}, {})
     with pytest.raises(MethodConfigError, match="method 'bad'.*split_ties"):
         C2RFApproach("bad", {"vote": True, "split_ties": "last"}, {})
+    with pytest.raises(ValueError, match="tree_code='numpy' needs max_features='all'"):
+        tree_votes(X_TIE, Y_TIE, X_TIE, np.random.default_rng(0), max_features="sqrt", tree_code="numpy")
+    with pytest.raises(MethodConfigError, match="method 'bad'.*tree_code"):
+        C2RFApproach("bad", {"vote": True, "tree_code": "julia"}, {})
 
 
 def test_labels_must_be_binary():
@@ -134,3 +172,5 @@ def test_labels_must_be_binary():
         OrderedTree().fit(X_TIE, np.array([0, 1, 2, 1]))
     with pytest.raises(ValueError, match="criterion"):
         OrderedTree("log_loss")
+    with pytest.raises(ValueError, match="feature_order"):
+        OrderedTree(feature_order="reverse")

@@ -67,12 +67,9 @@ def run_instance(
     time_limit: float,
     bias: str = "inclusion",
     drop_duplicates: bool = True,
-    criterion: str = "gini",
-    max_features: str = "all",
-    with_replacement: bool = False,
     subset_fraction: float = 0.2,
-    split_ties: str = "random",
     tie: str = "negative",
+    **tree_options,
 ) -> list[dict]:
     """Build the instance (Sec. 5.1 / Appendix A) and run every approach on it; one row per approach.
 
@@ -103,11 +100,14 @@ def run_instance(
         The reading of the biased sampling.
     drop_duplicates : bool, default=True
         Drop repeated rows first.
-    criterion, max_features, with_replacement, subset_fraction, split_ties
-        How the 20 trees are grown (Sec. 5.1; readings of DecisionTree.jl's defaults, see
-        ``instances.tree_votes``); the defaults are our first reading.
+    subset_fraction : float, default=0.2
+        The share of the labeled points each tree is grown on (Sec. 5.1: 20 %).
     tie : {"negative", "positive"}, default="negative"
         How the majority vote (RF, Sec. 5.2 (a)) counts a tie (``solver.majority_vote``).
+    **tree_options
+        How the 20 trees are grown: ``criterion``, ``max_features``, ``with_replacement``,
+        ``split_ties``, ``tree_code`` (Sec. 5.1; readings of DecisionTree.jl's defaults and a
+        second tree code, see ``instances.tree_votes``); the defaults are our first reading.
 
     Returns
     -------
@@ -123,10 +123,7 @@ def run_instance(
         bias=bias,
         drop_duplicates=drop_duplicates,
         subset_fraction=subset_fraction,
-        criterion=criterion,
-        max_features=max_features,
-        with_replacement=with_replacement,
-        split_ties=split_ties,
+        **tree_options,
     )
     build_seconds = time.monotonic() - started
     common = {

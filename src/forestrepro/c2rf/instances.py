@@ -31,6 +31,7 @@ TREE_OPTIONS = {
     "with_replacement": ["boolean"],
     "subset_fraction": [FRACTION],
     "split_ties": [StrOptions({"random", "first_feature"})],
+    "tree_code": [StrOptions({"scikit-learn", "numpy"})],
 }
 """The options of the instance's trees (``tree_votes``) and their constraints (scikit-learn's
 ``_parameter_constraints`` form, checked by ``check_tree_options``)."""
@@ -38,16 +39,19 @@ TREE_OPTIONS = {
 
 def check_tree_options(**options) -> None:
     """Raise ``InvalidParameterError`` (a ValueError), naming the option, unless each of
-    ``options`` is one of ``TREE_OPTIONS`` with an allowed value; ``split_ties="first_feature"``
-    scans every feature, so it cannot go with ``max_features="sqrt"``."""
+    ``options`` is one of ``TREE_OPTIONS`` with an allowed value; our numpy CART
+    (``split_ties="first_feature"`` or ``tree_code="numpy"``) scans every feature, so it cannot go
+    with ``max_features="sqrt"``."""
     for name, value in options.items():
         if name not in TREE_OPTIONS:
             raise ValueError(f"unknown tree option {name!r}; valid: {sorted(TREE_OPTIONS)}")
         check_value(name, value, TREE_OPTIONS[name])
-    if options.get("split_ties") == "first_feature" and options.get("max_features", "all") != "all":
-        raise ValueError(
-            "tree options: split_ties='first_feature' needs max_features='all' (every feature scanned in order)"
-        )
+    if options.get("max_features", "all") != "all":
+        for name, value in (("split_ties", "first_feature"), ("tree_code", "numpy")):
+            if options.get(name) == value:
+                raise ValueError(
+                    f"tree options: {name}={value!r} needs max_features='all' (our numpy CART scans every feature)"
+                )
 
 
 def features_per_split(max_features: str, n_features: int) -> int | None:
@@ -168,6 +172,7 @@ def tree_votes(
     max_features: str = "all",
     with_replacement: bool = False,
     split_ties: str = "random",
+    tree_code: str = "scikit-learn",
 ) -> np.ndarray:
     """R (t x m): votes +-1 of ``n_trees`` fully grown CART trees on the unlabeled points.
 
@@ -195,6 +200,13 @@ def tree_votes(
         in a random order (scikit-learn; DecisionTree.jl since it ported scikit-learn's splitter),
         or the first in column order (``ordered_tree.OrderedTree``: DecisionTree.jl's older
         ``_split_info_gain``, R's rpart); needs ``max_features="all"``.
+    tree_code : {"scikit-learn", "numpy"}, default="scikit-learn"
+        Whose code grows the trees: scikit-learn's ``DecisionTreeClassifier``, or our numpy CART
+        (``ordered_tree.OrderedTree``), which shares no code with it. With ``split_ties="random"``
+        the numpy CART visits each node's features in a random order of its own seed, so it is a
+        second implementation of the default, the same trees in distribution though not draw for
+        draw; ``split_ties="first_feature"`` always uses it (only it has that rule). Needs
+        ``max_features="all"``.
 
     Each tree's random stream is the same whatever the options: one draw of A^j, then one integer
     that seeds the tree.
@@ -205,6 +217,7 @@ def tree_votes(
         with_replacement=with_replacement,
         subset_fraction=subset_fraction,
         split_ties=split_ties,
+        tree_code=tree_code,
     )
     n = len(y_labeled)
     d = max(1, int(round(subset_fraction * n)))
@@ -213,8 +226,9 @@ def tree_votes(
     for j in range(n_trees):
         rows = rng.choice(n, size=d, replace=with_replacement)
         tree_seed = int(rng.integers(2**31 - 1))
-        if split_ties == "first_feature":
-            tree = OrderedTree(criterion)
+        if split_ties == "first_feature" or tree_code == "numpy":
+            order = "column" if split_ties == "first_feature" else "random"
+            tree = OrderedTree(criterion, feature_order=order, random_state=tree_seed)
         else:
             tree = DecisionTreeClassifier(
                 criterion=criterion, max_features=split_features, random_state=tree_seed
@@ -236,10 +250,7 @@ def build_instance(
     positive_probability: float = 0.85,
     n_trees: int = 20,
     subset_fraction: float = 0.2,
-    criterion: str = "gini",
-    max_features: str = "all",
-    with_replacement: bool = False,
-    split_ties: str = "random",
+    **tree_options,
 ) -> Instance:
     """Build one instance of Sec. 5.1 (``sampling='biased'``) or Appendix A (``'srs'``).
 
@@ -269,14 +280,9 @@ def build_instance(
         CART trees grown on the labeled points.
     subset_fraction : float, default=0.2
         The share of the labeled points each tree is grown on (Sec. 5.1: 20 %).
-    criterion : {"gini", "entropy"}, default="gini"
-        The trees' split impurity (``tree_votes``).
-    max_features : {"all", "sqrt"}, default="all"
-        The features tried at each split (``tree_votes``).
-    with_replacement : bool, default=False
-        Whether each tree's rows are drawn with replacement (``tree_votes``).
-    split_ties : {"random", "first_feature"}, default="random"
-        How a node chooses among equally good features (``tree_votes``).
+    **tree_options
+        How the trees are grown: ``criterion``, ``max_features``, ``with_replacement``,
+        ``split_ties``, ``tree_code`` (``tree_votes``; ``TREE_OPTIONS``).
 
     Returns
     -------
@@ -300,10 +306,7 @@ def build_instance(
         tree_rng,
         n_trees,
         subset_fraction,
-        criterion=criterion,
-        max_features=max_features,
-        with_replacement=with_replacement,
-        split_ties=split_ties,
+        **tree_options,
     )
     y_unlabeled = y[unlabeled]
     return Instance(
