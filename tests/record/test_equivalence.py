@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from forestrepro.record import Equivalences, FileHashes, record_status, spec_digest, write_record
-from forestrepro.record.equivalence import attest, compare, reruns_to_show, rows_differ
+from forestrepro.record.equivalence import attest, compare, latest_per_group, reruns_to_show, rows_differ
 from forestrepro.record.provenance import code_digest
 
 
@@ -231,6 +231,29 @@ def test_a_group_whose_records_ran_two_versions_of_a_changed_file_gets_a_rerun_o
     # with the cheapest rerun alone, B2's change has no evidence and is not entered
     rows, problems = attest(reruns[:1], affected, {"a.py": A2, "b.py": B3}, "head")
     assert ("b.py", B2) not in {(r["path"], r["from_sha256"]) for r in rows}
+
+
+def test_a_group_with_a_record_of_the_latest_version_is_rerun_from_it_alone():
+    # b.py was B2 just before the change; group m also holds a cheaper record of B1, current
+    # through the ledger's row B1 -> B2: only the B2 record is a candidate, and the row B2 -> B3
+    # that its rerun enters carries the B1 record on. Group n ran only B1: all its records stay
+    # candidates (a rerun per version, as before)
+    stale = {
+        "t": {
+            "p/e/m/old": _prov("p", "e", "m", "old", {"a.py": A1, "b.py": B1}, wall=1.0),
+            "p/e/m/new": _prov("p", "e", "m", "new", {"a.py": A1, "b.py": B2}, wall=9.0),
+            "p/e/n/old": _prov("p", "e", "n", "old", {"a.py": A1, "b.py": B1}, wall=1.0),
+        }
+    }
+    pool = latest_per_group(stale, lambda prov: prov["code"]["files"]["b.py"] == B2)
+    assert pool == {"t": {"p/e/m/new": stale["t"]["p/e/m/new"], "p/e/n/old": stale["t"]["p/e/n/old"]}}
+    changed = lambda path, sha: sha in (B1, B2)  # noqa: E731
+    assert reruns_to_show(pool, changed, {}) == {("t", "p/e/m/new"), ("t", "p/e/n/old")}
+    rows = [
+        {"path": "b.py", "from_sha256": B1, "to_sha256": B2},
+        {"path": "b.py", "from_sha256": B2, "to_sha256": B3},
+    ]
+    assert Equivalences(rows).holds("b.py", B1, B3)
 
 
 def test_rows_a_time_limit_stopped_are_not_compared_but_one_row_must_be():

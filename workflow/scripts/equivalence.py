@@ -10,9 +10,12 @@ files are stale. Instead of remaking all of them:
     python workflow/scripts/equivalence.py attest           # compare with git's records, write the ledger
 
 A group is a (tag, paper, experiment, method); its rerun is its cheapest job (by recorded wall
-time, preferring one whose solves were not stopped by a time limit), and one more for each other
-version of a changed file that some of its records ran (``reruns_to_show``); ``--also GLOB`` adds jobs
-(e.g. the data sets a change touches). ``attest`` compares each record that differs from
+time, preferring one whose solves were not stopped by a time limit) among those that ran the
+changed files as they were at ``--since`` (``reruns_to_show``). Its records of older versions need
+no rerun of their own: they were current at ``--since`` through the ledger's rows to that version,
+and the row this change enters extends the chain. Only a group with no record of the ``--since``
+versions gets one rerun per older version. ``--also GLOB`` adds jobs (e.g. the data sets a change
+touches). ``attest`` compares each record that differs from
 HEAD's with HEAD's: the same spec, the same rows in every column but times, made from a clean
 tree at HEAD. Then, and only when every group a changed file reaches has such a rerun, the
 file's change is entered; otherwise it says what is missing and exits 1. Commit the ledger
@@ -41,6 +44,7 @@ from forestrepro.record.equivalence import (  # noqa: E402
     LEDGER_NAME,
     attest,
     compare,
+    latest_per_group,
     reruns_to_show,
 )
 
@@ -129,8 +133,14 @@ def selection(since: str, also: list[str]) -> dict[str, list[str]]:
     change made stale, and the stale jobs ``also`` names."""
     stale = made_stale(committed_records(), since)
     now, _ = current(since)
+    then = hashes_at(since)
+
+    def ran_since_versions(prov: dict) -> bool:
+        return all(sha == then(path) or now(path, sha) for path, sha in prov["code"]["files"].items())
+
+    pool = latest_per_group(stale, ran_since_versions)
     chosen: dict[str, set[str]] = {}
-    for tag, job in reruns_to_show(stale, lambda path, sha: not now(path, sha), stopped_solves(stale)):
+    for tag, job in reruns_to_show(pool, lambda path, sha: not now(path, sha), stopped_solves(pool)):
         chosen.setdefault(tag, set()).add(job)
     for tag, jobs in stale.items():
         for job in jobs:

@@ -274,3 +274,25 @@ def reruns_to_show(
                 if changed(path, sha) and ((group, path, sha) not in best or key < best[group, path, sha]):
                     best[group, path, sha] = key
     return {(group[0], key[2]) for (group, _, _), key in best.items()}
+
+
+def latest_per_group(
+    stale: dict[str, dict[str, dict]], is_latest: Callable[[dict], bool]
+) -> dict[str, dict[str, dict]]:
+    """The records to choose reruns among (``reruns_to_show``): of each (tag, paper, experiment,
+    method), those for which ``is_latest(provenance)`` holds (they ran the changed files as they
+    were just before the change), or all of its records where none does.
+
+    A record of an older version was current before the change only through the ledger's rows
+    from its version to the latest, so a rerun of the latest version in each group, and the row
+    it enters, carry it on: it needs no rerun of its own."""
+    groups: dict[tuple, dict[tuple[str, str], dict]] = defaultdict(dict)
+    for tag, jobs in stale.items():
+        for job, prov in jobs.items():
+            groups[group_of(tag, prov)][tag, job] = prov
+    pool: dict[str, dict[str, dict]] = {}
+    for records in groups.values():
+        latest = {key: prov for key, prov in records.items() if is_latest(prov)}
+        for (tag, job), prov in (latest or records).items():
+            pool.setdefault(tag, {})[job] = prov
+    return pool
