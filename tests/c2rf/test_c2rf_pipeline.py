@@ -3,6 +3,9 @@ tables with the paper's '—' rule, the solved-count claim and Figs. 1-3."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -274,3 +277,92 @@ def test_each_ablation_variant_changes_one_switch_of_p_c2rf_plus():
     for name in variants:
         kwargs = build_method(cfg["method"][name]).solve_kwargs
         assert len({k for k in {*full, *kwargs} if full.get(k) != kwargs.get(k)}) == 1, name
+
+
+def test_a_table_lists_each_sample_left_open_with_its_gap(tmp_path, monkeypatch):
+    """``open_samples``: the unsolved samples of the named methods, one row each with eta, bound,
+    gap and the step it ended in, under what was tried; solved samples and other methods' are
+    left out; a table whose samples were all proven says so (issue 68)."""
+    from forestrepro.report.build import build_report
+    from forestrepro.report.tables import build_table, write_table
+
+    monkeypatch.chdir(tmp_path)
+
+    def row(dataset, method, repeat, solved, eta, bound):
+        gap = None if solved else (eta - bound) / eta
+        return {
+            "dataset": dataset,
+            "method": method,
+            "repeat": repeat,
+            "fold": 0,
+            "solved": solved,
+            "solved_pct": 100.0 * solved,
+            "eta": eta,
+            "best_bound": bound,
+            "gap": gap,
+            "seconds": 612.5,
+            "solved_by": "committees" if solved else "milp",
+            "status": "optimal" if solved else "time_limit",
+        }
+
+    runs = pd.DataFrame(
+        [
+            row("b", "exact", 0, True, 3.0, 3.0),
+            row("b", "exact", 1, False, 200.0, 150.0),
+            row("a", "exact", 4, False, 7.0, 0.0),
+            row("a", "plus", 0, False, 9.0, 1.0),  # not a listed method
+        ]
+    )
+    spec = {
+        "paper": "c2rf",
+        "table": "solved",
+        "experiment": "srs",
+        "caption": "share solved",
+        "metric": "solved_pct",
+        "pool_datasets": True,
+        "rank": False,
+        "digits": 1,
+        "claims": [],
+        "unplaced": {"datasets": [], "methods": []},
+        "methods": {"exact": None, "plus": None},
+        "method_order": ["exact", "plus"],
+        "datasets": {"all": "all"},
+        "dataset_order": ["all"],
+        "report": {"tolerance_std_factor": 2.0, "tolerance_abs": 0.02},
+        "open_samples": {"methods": ["exact"], "tried": "every step of the chain."},
+    }
+    result = build_table(runs, spec)
+    assert [(r["dataset"], r["repeat"], r["gap"]) for r in result.open_samples] == [
+        ("a", 4, 1.0),
+        ("b", 1, 0.25),
+    ]
+    write_table(result, tmp_path / "tables" / "solved")
+    stored = json.loads((tmp_path / "tables" / "solved_ranks.json").read_text())["open_samples"]
+    assert stored == result.open_samples
+    record = {
+        "job": "c2rf/srs/exact/a",
+        "rows": 1,
+        "wall_seconds": 1.0,
+        "made": "2026-01-01T00:00:00Z",
+        "git": {"commit": "abc", "clean": True},
+        "code": {"digest": "0" * 64},
+        "spec": {"dataset": "a"},
+        "data": {},
+        "environment": {"machine": "m", "python": "3.11", "packages": {}},
+    }
+    out = Path("results") / "report" / "t"
+    build_report("t", [(tmp_path / "tables" / "solved", spec, None)], [], {}, [record], out, n_jobs=1)
+    md = " ".join((out / "index.md").read_text().split())
+    assert (
+        "2 sample(s) of exact left without a proven optimum. What was tried: every step of the chain." in md
+    )
+    assert "| a | exact | 4 | 7 | 0 | 100.00 % | 612.5 | milp | time_limit |" in md
+    assert "| b | exact | 1 | 200 | 150 | 25.00 % | 612.5 | milp | time_limit |" in md
+    # every sample proven: one sentence, no list
+    proven = build_table(runs[runs["solved"]], spec)
+    assert proven.open_samples == []
+    write_table(proven, tmp_path / "tables" / "solved")
+    build_report("t", [(tmp_path / "tables" / "solved", spec, None)], [], {}, [record], out, n_jobs=1)
+    md = " ".join((out / "index.md").read_text().split())
+    assert "Every sample of exact in this table's experiment was proven optimal." in md
+    assert "Samples left open" not in md

@@ -340,6 +340,52 @@ def average_blocks(averages: list | None, spec: dict) -> list:
     ]
 
 
+def open_sample_blocks(listed: list | None, spec: dict) -> list:
+    """The samples the table's ``open_samples`` methods left without a proven optimum, one row
+    each: objective, proven bound, relative gap, seconds and the step it ended in, under what
+    was tried on them; a sentence when every sample was proven."""
+    if listed is None:
+        return []
+    methods = ", ".join(spec["open_samples"]["methods"])
+    if not listed:
+        return [Paragraph(f"Every sample of {methods} in this table's experiment was proven optimal.")]
+    rows = tuple(
+        (
+            r["dataset"],
+            r["method"],
+            _fmt(r["repeat"], 0),
+            _fmt(r["eta"], 0),
+            _fmt(r["best_bound"], 0),
+            "—" if r["gap"] is None else f"{100 * r['gap']:.2f} %",
+            _fmt(r["seconds"], 1),
+            r["solved_by"] or "—",
+            r["status"] or "—",
+        )
+        for r in listed
+    )
+    return [
+        Paragraph(
+            f"{len(listed)} sample(s) of {methods} left without a proven optimum. "
+            f"What was tried: {spec['open_samples']['tried']}"
+        ),
+        Table(
+            (
+                "Data set",
+                "Method",
+                "Sample",
+                "Objective (eta)",
+                "Proven bound",
+                "Gap",
+                "Seconds",
+                "Ended in",
+                "Status",
+            ),
+            rows,
+            caption="Samples left open, one by one (objective: the best solution's eta; gap: (eta - bound) / eta)",
+        ),
+    ]
+
+
 def paired_blocks(paired: list | None, spec: dict) -> list:
     """Per data set, ``a`` − ``b`` on the same splits with the corrected resampled t-test; across
     data sets the sign and Wilcoxon signed-ranks tests (stats/paired.py)."""
@@ -446,6 +492,7 @@ def table_section(
         ),
         *average_blocks(ranks.get("averages"), spec),
         *paired_blocks(ranks.get("paired"), spec),
+        *open_sample_blocks(ranks.get("open_samples"), spec),
         *(
             ablation_blocks(result.explained)
             if spec.get("ablation")

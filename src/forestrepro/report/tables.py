@@ -36,6 +36,35 @@ class TableResult:
     published: dict
     averages: list | None = None
     paired: list | None = None
+    open_samples: list | None = None
+
+
+OPEN_SAMPLE_COLUMNS = (
+    "dataset",
+    "method",
+    "repeat",
+    "eta",
+    "best_bound",
+    "gap",
+    "seconds",
+    "solved_by",
+    "status",
+)
+
+
+def open_samples(runs: pd.DataFrame, methods: list[str]) -> list[dict]:
+    """The samples of ``methods`` left without a proven optimum (``solved`` false), one dict
+    each with the columns of ``OPEN_SAMPLE_COLUMNS`` (NaN as None), by data set, method and
+    sample: what a C2RF table's ``open_samples`` lists (issue 68: each sample left open named
+    with its gap)."""
+    if not len(runs) or "solved" not in runs:
+        return []
+    rows = runs[runs["method"].isin(methods) & ~runs["solved"].astype(bool)]
+    rows = rows.reindex(columns=list(OPEN_SAMPLE_COLUMNS)).sort_values(["dataset", "method", "repeat"])
+    return [
+        {k: (None if pd.isna(v) else v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+        for row in rows.to_dict("records")
+    ]
 
 
 def average_rows(cells: pd.DataFrame, spec: dict) -> list[dict]:
@@ -146,6 +175,7 @@ def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> 
     jobs have not all run (``_pooled_rows``)."""
     metric = spec["metric"]
     published_metric = spec.get("published_metric", metric)
+    listed = open_samples(runs, spec["open_samples"]["methods"]) if "open_samples" in spec else None
     if spec.get("pool_datasets") and len(runs):
         runs = _pooled_rows(runs, spec, pending or {})
         runs = runs.assign(dataset="all")  # one cell per method over every data set's rows
@@ -214,6 +244,7 @@ def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> 
         ]
         if "paired" in spec and len(runs)
         else None,
+        "open_samples": listed,
     }
     if not spec.get("rank", True):
         skipped = {"note": "this table is not ranked", "n_datasets": 0, "excluded_datasets": []}
@@ -297,6 +328,8 @@ def write_table(result: TableResult, stem: str | Path) -> None:
         ranks["averages"] = result.averages
     if result.paired is not None:
         ranks["paired"] = result.paired
+    if result.open_samples is not None:
+        ranks["open_samples"] = result.open_samples
     write_text_atomic(
         stem.parent / f"{stem.name}_ranks.json", json.dumps(ranks, indent=2, sort_keys=True) + "\n"
     )
