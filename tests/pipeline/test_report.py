@@ -1277,3 +1277,34 @@ def test_a_data_candidate_compares_the_shape_the_method_was_fed():
     assert data_candidates("semg", "wdf", specs, provenance, None, {"block_mean": None}) == [
         "our data differs from the paper's Table 1: features 3000 (paper 500)"
     ]
+
+
+def test_a_partial_report_names_the_tables_it_leaves_out_and_why(tmp_path, monkeypatch):
+    """A table none of whose cells has a finished job is left out of a partial report, and the
+    report says so: its name, its experiment and why that experiment's jobs have no record (the
+    WDF report's semg_3000 tables, whose reading has not run)."""
+    from forestrepro.report.build import build_report, left_out_text
+
+    pending = {
+        "wdf/semg_3000/df/semg/repeat0": "not run yet",
+        "wdf/semg_3000/wdf/semg/repeat0": "not finished yet: 2 forest file(s) committed as pieces",
+        "wdf/semg_3000/wdf_oob/semg/repeat0": "not run yet",
+        "wdf/main/df/mnist_test/repeat0": "not run yet",  # another experiment's: not counted
+    }
+    left_out = {"wdf/semg_3000_levels": "semg_3000", "wdf/semg_3000_accuracy": "semg_3000"}
+    assert left_out_text(left_out, pending) == (
+        "Left out of this partial report, as no cell of theirs has a finished job yet: "
+        "semg_3000_accuracy, semg_3000_levels (experiment wdf/semg_3000: 3 jobs without a record: "
+        "not run yet (2), not finished yet: 2 forest file(s) committed as pieces (1)). "
+        "Each is shown once one of its jobs has run."
+    )
+    monkeypatch.chdir(tmp_path)
+    out = Path("results") / "report" / "t"
+    partial = {"finished": 1, "jobs": 5, "pending": pending, "left_out": left_out}
+    build_report("t", [], [], {}, [_record("wdf/main/df/adult", 1)], out, n_jobs=5, partial=partial)
+    assert left_out_text(left_out, pending) in " ".join((out / "index.md").read_text().split())
+    # nothing left out: no such paragraph
+    build_report(
+        "t", [], [], {}, [_record("wdf/main/df/adult", 1)], out, n_jobs=5, partial={**partial, "left_out": {}}
+    )
+    assert "Left out of this partial report" not in (out / "index.md").read_text()

@@ -471,7 +471,9 @@ RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
 PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if (p, CFG["paper"][p]["figures"][f]["experiment"]) in _PLANNED]
 
 if PARTIAL:  # a table with no finished run in its cells, or a figure with none, is left out of a partial report
-    TABLES = [(p, t) for p, t in TABLES if has_a_cell_run(p, t)]
+    # (and named there, with its experiment)
+    LEFT_OUT = [(p, t) for p, t in TABLES if not has_a_cell_run(p, t)]
+    TABLES = [(p, t) for p, t in TABLES if (p, t) not in LEFT_OUT]
     RANKED_TABLES = [(p, t) for p, t in RANKED_TABLES if (p, t) in TABLES]
     PAPER_FIGURES = [(p, f) for p, f in PAPER_FIGURES if has_a_figure_run(p, f)]
     FINISHED_RUNS = sum(finished_by_this_run(job) for job in JOBS)
@@ -485,7 +487,8 @@ if PARTIAL:  # a table with no finished run in its cells, or a figure with none,
     PARTIAL_SPEC = f"{RESULTS}/runs/{TAG}/specs/partial.json"
     SPEC_FILES[Path(PARTIAL_SPEC)] = json.dumps(
         {"finished": FINISHED_RUNS, "jobs": len(JOBS),
-         "pending": {job.path: pending_reason(job) for job in JOBS if not shown(job)}},
+         "pending": {job.path: pending_reason(job) for job in JOBS if not shown(job)},
+         "left_out": {f"{p}/{t}": CFG["paper"][p]["tables"][t]["experiment"] for p, t in LEFT_OUT}},
         indent=1, sort_keys=True) + "\n"
 
 # The jobs whose records the report shows: those of the experiments its tables and figures read.

@@ -53,6 +53,28 @@ def _counted(values) -> str:
     return ", ".join(f"{v} ({n})" for v, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
+def left_out_text(left_out: dict[str, str], pending: dict[str, str]) -> str:
+    """What a partial report says of the tables it leaves out (``left_out``: ``paper/table`` to
+    its experiment), none of whose cells has a finished job yet: per experiment, its tables and
+    why its jobs have no record (``pending``: job path to why)."""
+    tables: dict[str, list[str]] = {}
+    for key, experiment in sorted(left_out.items()):
+        paper, table = key.split("/", 1)
+        tables.setdefault(f"{paper}/{experiment}", []).append(table)
+    parts = []
+    for experiment, names in tables.items():
+        why = [reason for job, reason in pending.items() if job.startswith(experiment + "/")]
+        parts.append(
+            f"{', '.join(names)} (experiment {experiment}: {len(why)} job{'s' * (len(why) != 1)} "
+            f"without a record{': ' + _counted(why) if why else ''})"
+        )
+    return (
+        "Left out of this partial report, as no cell of theirs has a finished job yet: "
+        + "; ".join(parts)
+        + ". Each is shown once one of its jobs has run."
+    )
+
+
 def provenance_block(tag: str, records: list[dict], n_jobs: int, held: int = 0) -> list:
     """Where the report's numbers come from: its run records' commits, trees, code, machines;
     ``held``: how many finished jobs' records a partial report does not read (their cells wait
@@ -317,6 +339,8 @@ def build_report(
         )
         if failed:
             doc.add(Bullets(tuple(f"{job}: {why}" for job, why in sorted(failed.items()))))
+        if partial.get("left_out"):
+            doc.add(Paragraph(left_out_text(partial["left_out"], pending)))
     record_jobs = {record_job(r) for r in records}
 
     def record_link(cell: str) -> str | None:
