@@ -332,10 +332,11 @@ def test_a_table_lists_each_sample_left_open_with_its_gap(tmp_path, monkeypatch)
         "open_samples": {"methods": ["exact"], "tried": "every step of the chain."},
     }
     result = build_table(runs, spec)
-    assert [(r["dataset"], r["repeat"], r["gap"]) for r in result.open_samples] == [
+    assert [(r["dataset"], r["repeat"], r["gap"]) for r in result.open_samples["samples"]] == [
         ("a", 4, 1.0),
         ("b", 1, 0.25),
     ]
+    assert result.open_samples["pending"] == 0
     write_table(result, tmp_path / "tables" / "solved")
     stored = json.loads((tmp_path / "tables" / "solved_ranks.json").read_text())["open_samples"]
     assert stored == result.open_samples
@@ -360,9 +361,29 @@ def test_a_table_lists_each_sample_left_open_with_its_gap(tmp_path, monkeypatch)
     assert "| b | exact | 1 | 200 | 150 | 25.00 % | 612.5 | milp | time_limit |" in md
     # every sample proven: one sentence, no list
     proven = build_table(runs[runs["solved"]], spec)
-    assert proven.open_samples == []
+    assert proven.open_samples == {"samples": [], "pending": 0}
     write_table(proven, tmp_path / "tables" / "solved")
     build_report("t", [(tmp_path / "tables" / "solved", spec, None)], [], {}, [record], out, n_jobs=1)
     md = " ".join((out / "index.md").read_text().split())
     assert "Every sample of exact in this table's experiment was proven optimal." in md
     assert "Samples left open" not in md
+    # a partial report: a listed method's job without a record is counted, and nothing is called
+    # proven while it waits (another method's or experiment's pending job does not count)
+    pending = {
+        "c2rf/srs/exact/c": "not run yet",
+        "c2rf/srs/plus/c": "not run yet",
+        "c2rf/biased/exact/c": "x",
+    }
+    waiting = build_table(runs[runs["solved"]], spec, pending)
+    assert waiting.open_samples == {"samples": [], "pending": 1}
+    write_table(waiting, tmp_path / "tables" / "solved")
+    partial = {"finished": 1, "jobs": 2, "pending": pending}
+    build_report(
+        "t", [(tmp_path / "tables" / "solved", spec, None)], [], {}, [record], out, n_jobs=2, partial=partial
+    )
+    md = " ".join((out / "index.md").read_text().split())
+    assert (
+        "No finished sample of exact was left open. 1 job(s) of exact in this experiment have no record yet; "
+        "their samples are not listed." in md
+    )
+    assert "proven optimal" not in md

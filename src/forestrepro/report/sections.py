@@ -340,14 +340,23 @@ def average_blocks(averages: list | None, spec: dict) -> list:
     ]
 
 
-def open_sample_blocks(listed: list | None, spec: dict) -> list:
+def open_sample_blocks(listed: dict | None, spec: dict) -> list:
     """The samples the table's ``open_samples`` methods left without a proven optimum, one row
     each: objective, proven bound, relative gap, seconds and the step it ended in, under what
-    was tried on them; a sentence when every sample was proven."""
+    was tried on them; a sentence when every sample was proven. In a partial report, the jobs of
+    those methods without a record are counted, and no sample of theirs is called proven."""
     if listed is None:
         return []
     methods = ", ".join(spec["open_samples"]["methods"])
-    if not listed:
+    waiting = (
+        f" {listed['pending']} job(s) of {methods} in this experiment have no record yet; their samples are not listed."
+        if listed["pending"]
+        else ""
+    )
+    samples = listed["samples"]
+    if not samples:
+        if listed["pending"]:
+            return [Paragraph(f"No finished sample of {methods} was left open.{waiting}")]
         return [Paragraph(f"Every sample of {methods} in this table's experiment was proven optimal.")]
     rows = tuple(
         (
@@ -361,11 +370,11 @@ def open_sample_blocks(listed: list | None, spec: dict) -> list:
             r["solved_by"] or "—",
             r["status"] or "—",
         )
-        for r in listed
+        for r in samples
     )
     return [
         Paragraph(
-            f"{len(listed)} sample(s) of {methods} left without a proven optimum. "
+            f"{len(samples)} sample(s) of {methods} left without a proven optimum.{waiting} "
             f"What was tried: {spec['open_samples']['tried']}"
         ),
         Table(

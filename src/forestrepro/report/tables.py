@@ -36,7 +36,7 @@ class TableResult:
     published: dict
     averages: list | None = None
     paired: list | None = None
-    open_samples: list | None = None
+    open_samples: dict | None = None
 
 
 OPEN_SAMPLE_COLUMNS = (
@@ -52,19 +52,24 @@ OPEN_SAMPLE_COLUMNS = (
 )
 
 
-def open_samples(runs: pd.DataFrame, methods: list[str]) -> list[dict]:
-    """The samples of ``methods`` left without a proven optimum (``solved`` false), one dict
-    each with the columns of ``OPEN_SAMPLE_COLUMNS`` (NaN as None), by data set, method and
-    sample: what a C2RF table's ``open_samples`` lists (issue 68: each sample left open named
-    with its gap)."""
+def open_samples(runs: pd.DataFrame, spec: dict, pending: dict) -> dict:
+    """What a C2RF table's ``open_samples`` lists (issue 68: each sample left open named with its
+    gap): ``samples``, those of its methods left without a proven optimum (``solved`` false), one
+    dict each with the columns of ``OPEN_SAMPLE_COLUMNS`` (NaN as None), by data set, method and
+    sample; ``pending``, how many of those methods' jobs in the table's experiment have no record
+    yet (a partial report), whose samples cannot be listed."""
+    methods = spec["open_samples"]["methods"]
+    prefix = f"{spec['paper']}/{spec['experiment']}/"
+    waiting = sum(job.startswith(prefix) and job[len(prefix) :].split("/")[0] in methods for job in pending)
     if not len(runs) or "solved" not in runs:
-        return []
+        return {"samples": [], "pending": waiting}
     rows = runs[runs["method"].isin(methods) & ~runs["solved"].astype(bool)]
     rows = rows.reindex(columns=list(OPEN_SAMPLE_COLUMNS)).sort_values(["dataset", "method", "repeat"])
-    return [
+    samples = [
         {k: (None if pd.isna(v) else v.item() if hasattr(v, "item") else v) for k, v in row.items()}
         for row in rows.to_dict("records")
     ]
+    return {"samples": samples, "pending": waiting}
 
 
 def average_rows(cells: pd.DataFrame, spec: dict) -> list[dict]:
@@ -175,7 +180,7 @@ def build_table(runs: pd.DataFrame, spec: dict, pending: dict | None = None) -> 
     jobs have not all run (``_pooled_rows``)."""
     metric = spec["metric"]
     published_metric = spec.get("published_metric", metric)
-    listed = open_samples(runs, spec["open_samples"]["methods"]) if "open_samples" in spec else None
+    listed = open_samples(runs, spec, pending or {}) if "open_samples" in spec else None
     if spec.get("pool_datasets") and len(runs):
         runs = _pooled_rows(runs, spec, pending or {})
         runs = runs.assign(dataset="all")  # one cell per method over every data set's rows
