@@ -52,6 +52,13 @@ OPEN_SAMPLE_COLUMNS = (
 )
 
 
+def pending_methods(spec: dict, pending: dict) -> list[str]:
+    """The method of each ``pending`` job (a partial report's jobs without a record, paths
+    ``<paper>/<experiment>/<method>/<dataset>...``) in the table's experiment, one per job."""
+    prefix = f"{spec['paper']}/{spec['experiment']}/"
+    return [job[len(prefix) :].split("/")[0] for job in pending if job.startswith(prefix)]
+
+
 def open_samples(runs: pd.DataFrame, spec: dict, pending: dict) -> dict:
     """What a C2RF table's ``open_samples`` lists (issue 68: each sample left open named with its
     gap): ``samples``, those of its methods left without a proven optimum (``solved`` false), one
@@ -59,8 +66,7 @@ def open_samples(runs: pd.DataFrame, spec: dict, pending: dict) -> dict:
     sample; ``pending``, how many of those methods' jobs in the table's experiment have no record
     yet (a partial report), whose samples cannot be listed."""
     methods = spec["open_samples"]["methods"]
-    prefix = f"{spec['paper']}/{spec['experiment']}/"
-    waiting = sum(job.startswith(prefix) and job[len(prefix) :].split("/")[0] in methods for job in pending)
+    waiting = sum(method in methods for method in pending_methods(spec, pending))
     if not len(runs) or "solved" not in runs:
         return {"samples": [], "pending": waiting}
     rows = runs[runs["method"].isin(methods) & ~runs["solved"].astype(bool)]
@@ -154,9 +160,7 @@ def _pooled_rows(runs: pd.DataFrame, spec: dict, pending: dict) -> pd.DataFrame:
     report: those of the methods none of whose jobs in the table's experiment is ``pending``
     (job paths ``<paper>/<experiment>/<method>/<dataset>...``). A pool of the data sets that
     happen to have run would be read as a value over all of them."""
-    prefix = f"{spec['paper']}/{spec['experiment']}/"
-    waiting = {job[len(prefix) :].split("/")[0] for job in pending if job.startswith(prefix)}
-    return runs[~runs["method"].isin(waiting)]
+    return runs[~runs["method"].isin(set(pending_methods(spec, pending)))]
 
 
 def over_limit_pct(runs: pd.DataFrame) -> pd.Series:
