@@ -45,6 +45,7 @@ from forestrepro.record import Equivalences, FileHashes, record_status
 from forestrepro.record.currency import SPEC_CHANGED
 from forestrepro.record.overwrite import overwritten, refusal, tracked_files
 from forestrepro.record.reuse import donors
+from forestrepro.report import location as report_location
 
 RESULTS = "results"
 FIGURES = "figures"
@@ -315,8 +316,9 @@ if not _flag("overwrite", False) and any(s.reason == SPEC_CHANGED for s in RECOR
 
 
 def finished_by_this_run(job):
-    """Whether ``job`` has a record once this run ends: a current one, or one that only= computes."""
-    return RECORDS[job.path].current or job.path in _ONLY_PATHS
+    """Whether ``job`` has a record once this run ends: a current one, one it copies from another
+    tag (rule reuse), or one that only= computes."""
+    return RECORDS[job.path].current or job.path in REUSABLE or job.path in _ONLY_PATHS
 
 
 def refuse_outside_only(wildcards):
@@ -499,14 +501,19 @@ REPORTED_JOBS = [job for job in JOBS if (job.paper, job.experiment) in _REPORTED
 REPORT_RUNS = {f"{p}/{e}": runs_of_experiment(p, e) for p, e in _REPORTED}
 REPORTED_RUNS = sorted({run for runs in REPORT_RUNS.values() for run in runs})
 
-# Where the report goes: results/report/<tag>/, or --config report_dir=... (the committed
-# reports, results/report/paper/<name>/, see results/report/paper/reports.yaml). A report
-# under results/report/paper/ is committed: it refuses records made from a dirty tree.
-REPORT_DIR = str(config.get("report_dir") or f"{RESULTS}/report/{TAG}").rstrip("/")
-COMMITTED_REPORT = os.path.normpath(REPORT_DIR).startswith(os.path.join(RESULTS, "report", "paper") + os.sep)
+# Where the report goes (forestrepro.report.location): results/report/<tag>/ (the tag paper's:
+# results/report/paper-run/, beside the committed reports' folder, never in it), or --config
+# report_dir=... . A committed report (results/report/paper/<name>/, see
+# results/report/paper/reports.yaml) is written only by `make report`, from records alone
+# (records_only=true); it refuses records made from a dirty tree.
+try:
+    REPORT_DIR = report_location.report_dir(TAG, config.get("report_dir"), _flag("records_only", False))
+except report_location.ReportDirError as err:
+    sys.exit(f"forestrepro: {err}")
+COMMITTED_REPORT = report_location.is_committed(REPORT_DIR)
 
 # records_only=true (make report): the report must come from current records alone.
-if str(config.get("records_only", False)).lower() == "true":
+if _flag("records_only", False):
     _shown = set(REPORTED_RUNS)  # with partial=true, only the finished ones
     _not_current = [f"{job.path} ({RECORDS[job.path].state}{f': {RECORDS[job.path].reason}' if RECORDS[job.path].reason else ''})"
                     for job in REPORTED_JOBS if record_of(job) in _shown and not RECORDS[job.path].current]
