@@ -33,7 +33,16 @@ def dry_run(workdir: Path, *config: str) -> subprocess.CompletedProcess:
         runs.symlink_to(REPO / "results" / "runs", target_is_directory=True)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["FORESTREPRO_MIRROR"] = str(MIRROR)
-    cmd = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir), "-n", "--cores", "16"]
+    cmd = [
+        SNAKEMAKE,
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "-n",
+        "--cores",
+        "16",
+    ]
     return subprocess.run([*cmd, "--config", *config], env=env, capture_output=True, text=True, check=False)
 
 
@@ -54,7 +63,9 @@ def outputs_of(proc: subprocess.CompletedProcess) -> set[str]:
 
 
 def tracked() -> set[str]:
-    out = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
     return set(out.split("\0")) - {""}
 
 
@@ -93,7 +104,9 @@ def test_the_all_papers_ablation_trains_only_what_its_override_reaches(tmp_path)
     suite's), and beside them only the jobs the paper tag itself has not run yet. Before: 455 jobs,
     377 of them C2RF's at 7,200 s."""
     paper = dry_run(tmp_path, "profile=paper")
-    ablation = dry_run(tmp_path, "profile=paper", "tag=rf500", 'overrides=["method.rf.params.n_estimators=500"]')
+    ablation = dry_run(
+        tmp_path, "profile=paper", "tag=rf500", 'overrides=["method.rf.params.n_estimators=500"]'
+    )
     assert paper.returncode == 0 and ablation.returncode == 0, ablation.stderr[-3000:]
     trained = jobs_of(ablation, "train")
     assert trained, ablation.stdout[-2000:]
