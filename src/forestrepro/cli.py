@@ -151,9 +151,12 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 
 def cmd_plan(args: argparse.Namespace) -> None:
-    """Print the tag and the jobs that a configuration makes (no files written); with --cores N,
-    each job's core-seconds (measured from its run record, or modelled from its method's records)
-    and the wall time on N cores (record/cost.py)."""
+    """Print the tag, how many jobs the workflow leaves alone, copies and trains (each job with
+    what it does, without --cores), and what they cost: each job's core-seconds, measured from its
+    run record (or the record it copies), modelled from its method's records, or bounded by its
+    time limits, and the wall time on --cores (default: this machine's) cores (record/cost.py)."""
+    import os
+
     from .config import compose_config, compute_tag
     from .config.jobs import plan_spec_files
 
@@ -161,16 +164,34 @@ def cmd_plan(args: argparse.Namespace) -> None:
     tag = compute_tag(cfg, args.tag, overrides=args.overrides, conf_dir=args.conf)
     print(f"tag: {tag}")
     jobs, spec_files = plan_spec_files(cfg, tag, args.results)  # with the scan each job reads
-    to_run = _print_states(jobs, spec_files, args.results, tag, listed=args.cores is None)
-    if args.cores is not None:
-        reference = None if args.reference is None else Path(args.results) / "runs" / args.reference
-        _print_costs(cfg, jobs, Path(args.results) / "runs" / tag, args.cores, reference, to_run)
+    to_run, copied = _print_states(jobs, spec_files, args.results, tag, listed=args.cores is None)
+    runs = Path(args.results) / "runs"
+    references = (
+        [runs / args.reference]
+        if args.reference is not None
+        else [
+            runs / other for other in sorted(p.name for p in runs.glob("*") if p.is_dir() and p.name != tag)
+        ]
+    )
+    _print_costs(
+        cfg,
+        jobs,
+        runs / tag,
+        args.cores or os.cpu_count() or 1,
+        references,
+        to_run,
+        copied,
+        per_job=args.cores is not None,
+    )
 
 
-def _print_states(jobs: list, spec_files: dict, results: str, tag: str, listed: bool) -> set[str]:
+def _print_states(
+    jobs: list, spec_files: dict, results: str, tag: str, listed: bool
+) -> tuple[set[str], dict[str, Path]]:
     """Print how many jobs the workflow leaves alone (their record is current), copies from the
     record of the same job under another tag (record/reuse.py) and trains, and if ``listed`` each
-    job with what it does with it; return the paths of those it trains."""
+    job with what it does with it; return the paths of those it trains, and the record each
+    copied job copies."""
     from .record import Equivalences, FileHashes, record_status
     from .record.reuse import donors
 
@@ -198,12 +219,13 @@ def _print_states(jobs: list, spec_files: dict, results: str, tag: str, listed: 
         f"{len(jobs)} jobs: {len(jobs) - len(copied) - len(to_run)} current, {len(copied)} copied from "
         f"another tag (the same job), {len(to_run)} to run"
     )
-    return to_run
+    return to_run, copied
 
 
 def _twins(cfg: dict) -> dict[tuple[str, str, str], tuple[str, str, str]]:
-    """Each (paper, experiment, method) mapped to the first other paper's experiment that runs
-    the same method under the same protocol (``record.cost.estimate``'s ``twins``)."""
+    """Each (paper, experiment, method) mapped to the first other experiment (of its paper or
+    another) that runs the same method under the same protocol (``record.cost.estimate``'s
+    ``twins``)."""
     runs = [
         (paper, name, method, exp["protocol"])
         for paper, pcfg in cfg["paper"].items()
@@ -211,18 +233,52 @@ def _twins(cfg: dict) -> dict[tuple[str, str, str], tuple[str, str, str]]:
         for method in exp["methods"]
     ]
     return {
-        (p, e, m): next(((p2, e2, m) for p2, e2, m2, pr2 in runs if m2 == m and pr2 == pr and p2 != p), None)
+        (p, e, m): next(
+            ((p2, e2, m) for p2, e2, m2, pr2 in runs if m2 == m and pr2 == pr and (p2, e2) != (p, e)), None
+        )
         for p, e, m, pr in runs
     }
 
 
+def _job_sizes(cfg: dict, jobs: list, rows: dict[str, int]) -> dict[str, float]:
+    """A scanned job's size for the cost model: its data set's rows x the scanned record's shape
+    (``scan.shape`` of its data set options), where the rows are known."""
+    import math
+
+    from .config.jobs import dataset_options
+
+    sizes = {}
+    for job in jobs:
+        shape = (dataset_options(cfg["paper"][job.paper], job.experiment, job.dataset).get("scan") or {}).get(
+            "shape"
+        )
+        if job.scan and shape and rows.get(job.dataset):
+            sizes[job.path] = float(rows[job.dataset]) * float(math.prod(shape))
+    return sizes
+
+
 def _print_costs(
-    cfg: dict, jobs: list, runs_dir: Path, cores: int, reference: Path | None, to_run: set[str]
+    cfg: dict,
+    jobs: list,
+    runs_dir: Path,
+    cores: int,
+    references: list[Path],
+    to_run: set[str],
+    copied: dict[str, Path],
+    per_job: bool,
 ) -> None:
     from collections import defaultdict
 
     from .config.jobs import job_protocol, method_threads
-    from .record.cost import estimate, kept_solves, limit_modelled, makespan, measured, scans_measured
+    from .record.cost import (
+        estimate,
+        kept_solves,
+        limit_bound,
+        limit_modelled,
+        measured,
+        measured_record,
+        scans_measured,
+    )
 
     # a data set's size: the paper's shape, else the one its configuration expects (a data set
     # no paper used, as the out-of-sample suite's)
@@ -231,55 +287,100 @@ def _print_costs(
         for name, d in cfg["dataset"].items()
     }
     threads = {job.path: method_threads(cfg, job.method) for job in jobs}
-    limits = {
-        job.path: float(protocol["time_limit"])
-        for job in jobs
-        if "time_limit" in (protocol := job_protocol(cfg, job.paper, job.experiment, job.dataset))
+    protocols = {job.path: job_protocol(cfg, job.paper, job.experiment, job.dataset) for job in jobs}
+    limits = {path: float(p["time_limit"]) for path, p in protocols.items() if "time_limit" in p}
+    bounds = {
+        path: limit_bound(
+            limit, 1 if path.rsplit("/", 1)[-1].startswith("repeat") else protocols[path]["repeats"]
+        )
+        for path, limit in limits.items()
     }
+    records = measured(runs_dir)
+    for path, donor in copied.items():  # a copied job: what its donor record cost
+        if (cost := measured_record(donor)) is not None:
+            records[path] = cost
     kept = kept_solves(runs_dir)
-    limit_model = {} if reference is None else limit_modelled(reference, limits, kept)
+    limit_model: dict[str, float] = {}
+    for reference in references:  # the tightest bound any reference tag gives
+        for path, seconds in limit_modelled(reference, limits, kept).items():
+            limit_model[path] = min(seconds, limit_model.get(path, seconds))
+    rows = {name: shape.get("rows") for name, shape in published.items()}
+    for job in jobs:  # our data's rows where some record read it
+        if recorded := records.get(job.path, (0, {}))[1].get("rows"):
+            rows[job.dataset] = recorded
     costs = estimate(
-        jobs, threads, measured(runs_dir), published, limit_model, scans_measured(runs_dir, jobs), _twins(cfg)
+        jobs,
+        threads,
+        records,
+        published,
+        limit_model,
+        scans_measured({job.path: copied.get(job.path, runs_dir / f"{job.path}.csv") for job in jobs}, jobs),
+        _twins(cfg),
+        sizes=_job_sizes(cfg, jobs, rows),
+        bounds=bounds,
     )
-    print(f"records read from {runs_dir}" + ("" if reference is None else f" (limit model: {reference})"))
-    if kept and reference is not None:
+    print(
+        f"records read from {runs_dir}; time-limit models from {', '.join(r.name for r in references) or 'none'}"
+    )
+    if kept:
         print(
             f"  {sum(map(len, kept.values()))} solves of {len(kept)} unfinished jobs are committed as "
             "pieces (results/runs/<tag>/pieces/): not charged again"
         )
-    print(f"  {'job':<58} {'threads':>7} {'core-s':>9}  source")
-    for cost in costs:
-        seconds = "?" if cost.core_seconds is None else f"{cost.core_seconds:.1f}"
-        print(f"  {cost.path:<58} {cost.threads:>7} {seconds:>9}  {cost.source}")
+    if per_job:
+        print(f"  {'job':<58} {'threads':>7} {'core-s':>9}  source")
+        for cost in costs:
+            seconds = "?" if cost.core_seconds is None else f"{cost.core_seconds:.1f}"
+            print(f"  {cost.path:<58} {cost.threads:>7} {seconds:>9}  {cost.source}")
     groups = defaultdict(list)  # <paper>/<experiment>, and <paper>/scan for the scans
     for cost in costs:
         first, second = cost.path.split("/")[:2]
         groups[f"{second}/scan" if first == "scan" else f"{first}/{second}"].append(cost)
+    sources = ("measured", "limit", "model", "bound", "unknown")
     width = max(len("experiment"), *map(len, groups))
     print(
-        f"  {'experiment':<{width}} {'jobs':>5} {'measured':>9} {'limit':>6} {'model':>6} {'unknown':>8} {'core-h':>8}"
+        f"  {'experiment':<{width}} {'jobs':>5} " + " ".join(f"{s:>8}" for s in sources) + f" {'core-h':>8}"
     )
     for name, group in [*groups.items(), ("total", costs)]:
-        n = {
-            src: sum(c.source.split()[0] == src for c in group)
-            for src in ("measured", "limit", "model", "unknown")
-        }
+        n = {src: sum(c.source.split()[0] == src for c in group) for src in sources}
         hours = sum(c.core_seconds for c in group if c.core_seconds is not None) / 3600
-        print(
-            f"  {name:<{width}} {len(group):>5} {n['measured']:>9} {n['limit']:>6} {n['model']:>6} "
-            f"{n['unknown']:>8} {hours:>8.1f}"
-        )
+        counts = " ".join(f"{n[s]:>8}" for s in sources)
+        print(f"  {name:<{width}} {len(group):>5} {counts} {hours:>8.1f}")
+    print(
+        "  (measured: its record, or the record it copies; limit: the same job's record at a smaller time "
+        "limit, each solve stopped there charged the whole larger one, an upper bound; model: a power law in "
+        "the data's size over its method's records, a rough guide; bound: its solves x its time limit, an "
+        "upper bound; unknown: none of these)"
+    )
+    print(f"all jobs: {_hours(costs)}; {_wall(costs, cores)} on {cores} cores")
+    steps = {f"scan/{job.scan}" for job in jobs if job.scan and job.path in to_run}
+    pending = [c for c in costs if c.path in to_run or c.path in steps]
+    by_source = ", ".join(
+        f"{n} {src}" for src in sources if (n := sum(c.source.split()[0] == src for c in pending))
+    )
+    print(
+        f"to run: {len(pending)} jobs{f' ({by_source})' if by_source else ''}: {_hours(pending)}; "
+        f"{_wall(pending, cores)} on {cores} cores"
+    )
+    for cost in pending:
+        if cost.core_seconds is None:
+            print(f"  of unknown cost: {cost.path} (no record of it, nor of its method to model it from)")
+
+
+def _hours(costs: list) -> str:
+    """Core-hours of ``costs``, and how many have no cost: never a 0.0 that hides work of unknown
+    cost."""
+    hours = sum(c.core_seconds for c in costs if c.core_seconds is not None) / 3600
     unknown = sum(c.core_seconds is None for c in costs)
-    print(
-        f"estimated wall time on {cores} cores: {makespan(costs, cores) / 3600:.2f} h"
-        + (f" (without the {unknown} jobs of unknown cost)" if unknown else "")
-    )
-    pending = [c for c in costs if c.path in to_run]
-    hours = sum(c.core_seconds for c in pending if c.core_seconds is not None) / 3600
-    print(
-        f"to run: {len(pending)} jobs, {hours:.1f} core-h, {makespan(pending, cores) / 3600:.2f} h on {cores} cores"
-        + (f" (without {n} of unknown cost)" if (n := sum(c.core_seconds is None for c in pending)) else "")
-    )
+    return f"{hours:.1f} core-h" + (f" + {unknown} job(s) of unknown cost" if unknown else "")
+
+
+def _wall(costs: list, cores: int) -> str:
+    from .record.cost import makespan
+
+    unknown = sum(c.core_seconds is None for c in costs)
+    text = f"{makespan(costs, cores) / 3600:.2f} h wall"
+    return text + (" (without those of unknown cost)" if unknown else "")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -386,15 +487,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--cores",
         type=int,
         default=None,
-        help="also estimate each job's core-seconds and the wall time on this many cores",
+        help="list each job's core-seconds and source, and the wall time on this many cores "
+        "(default: this machine's cores, with no per-job list)",
     )
     p.add_argument("--results", default="results", help="where the run records are (results/runs/<tag>)")
     p.add_argument(
         "--reference",
         default=None,
-        help="a tag run at a smaller time limit per solve: a C2RF job without a record of its own is "
-        "charged its record there plus, per solve that stopped at that limit, the rest up to this "
-        "configuration's (an upper bound; record/cost.py)",
+        help="the one tag run at a smaller time limit per solve to price C2RF jobs from (default: every "
+        "other tag, the tightest): a job without a record of its own is charged its record there plus, "
+        "per solve that stopped at that limit, the rest up to this configuration's (an upper bound; "
+        "record/cost.py)",
     )
     p.set_defaults(func=cmd_plan)
     return parser

@@ -1,6 +1,7 @@
 """The entry points the rules call: one clear line and exit status 2 on bad input, no output."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -96,7 +97,7 @@ def test_plan_estimates_costs_from_the_committed_records(capsys):
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.startswith("  rcrf/main/")]
     assert rows and all(row[-1] == "measured" and float(row[2]) > 0 for row in rows)
-    assert "estimated wall time on 16 cores:" in out and "unknown" not in out.split("estimated wall time")[1]
+    assert "h wall on 16 cores" in out and "unknown cost" not in out.split("all jobs:")[1]
 
 
 def test_plan_puts_each_scan_before_the_jobs_that_read_it(capsys):
@@ -109,8 +110,42 @@ def test_plan_puts_each_scan_before_the_jobs_that_read_it(capsys):
     # SEMG twice: Table 1's 500 features (main) and the 3,000 raw samples (semg_3000)
     assert sorted(row[0].split("/")[2] for row in scans) == ["mnist_test", "semg", "semg"]
     group = next(line.split() for line in out.splitlines() if line.startswith("  wdf/scan "))
-    assert group[1] == "3"  # three scans, each measured or unknown
-    assert int(group[2]) + int(group[5]) == 3
+    assert group[1] == "3"  # three scans, each measured or modelled from the measured ones
+    assert int(group[2]) == 2 and int(group[4]) == 1 and int(group[6]) == 0
+
+
+def test_plan_prices_the_paper_command_without_cores_and_leaves_no_job_of_unknown_cost(capsys):
+    """Without --cores, plan prices on this machine's cores; every job of profile=paper is measured
+    or modelled, and none of unknown cost. Before: no cost without --cores, and with it
+    "0.0 core-h (without 362 of unknown cost)": the C2RF jobs had no record under the tag."""
+    assert main(["plan", "--profile", "paper", "--results", str(REPO / "results")]) == 0
+    out = capsys.readouterr().out
+    total = next(line.split() for line in out.splitlines() if line.startswith("  total "))
+    assert total[-2] == "0", total  # the unknown column
+    assert f"on {os.cpu_count()} cores" in out and "unknown cost" not in out.split("all jobs:")[1]
+
+
+def test_plan_bounds_the_papers_7200_s_from_the_committed_600_s_records(capsys):
+    """The paper's own C2RF limit is one override, priced first: each C2RF job from the same job's
+    record at 600 s (or 10 s), every solve stopped there charged the whole 7,200 s: an upper
+    bound, never unknown."""
+    limits = [f"protocol.{p}.time_limit=7200" for p in ("c2rf_biased", "c2rf_biased_share", "c2rf_srs")]
+    argv = [
+        "plan",
+        "--profile",
+        "paper",
+        "--cores",
+        "16",
+        "--results",
+        str(REPO / "results"),
+        "papers=[c2rf]",
+    ]
+    assert main([*argv, *limits]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.startswith("  c2rf/biased/c2rf_exact/")]
+    assert len(rows) == 13 and all(row[-1] == "limit" for row in rows)
+    assert float(next(row for row in rows if row[0].endswith("/connect_4"))[2]) > 5 * 7200 - 1
+    assert "unknown cost" not in out.split("all jobs:")[1]
 
 
 def test_sweep_gives_one_config_per_value():

@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from forestrepro.config.jobs import JobSpec
-from forestrepro.record.cost import JobCost, estimate, fit_power_law, makespan, measured, scans_measured
+from forestrepro.record.cost import (
+    JobCost,
+    estimate,
+    fit_power_law,
+    limit_bound,
+    makespan,
+    measured,
+    scans_measured,
+)
 
 
 def test_the_power_law_is_recovered_exactly_and_one_size_means_proportional():
@@ -178,7 +186,7 @@ def test_a_resumed_cascade_and_its_scan_are_charged_what_every_run_of_them_cost(
         JobSpec("w", "main", "df", "n", repeat=0, scan="w/n/def"),  # no record reads this scan
         JobSpec("w", "main", "df", "y", repeat=0),
     ]
-    scans = scans_measured(tmp_path, jobs)
+    scans = scans_measured({job.path: tmp_path / f"{job.path}.csv" for job in jobs}, jobs)
     assert scans == {"w/m/abc": pytest.approx(1000.0)}  # 500 s on the records' 2 threads
     costs = estimate(jobs, {j.path: 2 for j in jobs}, got, {}, scans=scans)
     assert [(c.path, c.source, c.after) for c in costs] == [
@@ -190,3 +198,33 @@ def test_a_resumed_cascade_and_its_scan_are_charged_what_every_run_of_them_cost(
         ("scan/w/n/def", "unknown", None),
     ]
     assert costs[4].core_seconds == pytest.approx(1000.0)
+
+
+def test_a_time_limited_job_nothing_else_prices_is_bounded_by_its_solves_times_its_limit():
+    """C2RF at the paper's 7,200 s with no record at any limit: 5 samples x (7,200 s + the
+    watchdog's 5 %) is the most its solves can take; a job with a record is still measured."""
+    assert limit_bound(7200.0, 5) == pytest.approx(5 * 7560.0)
+    assert limit_bound(10.0, 1) == pytest.approx(15.0)  # the margin is at least 5 s
+    jobs = [JobSpec("c", "biased", "c2rf", "adult"), JobSpec("c", "biased", "c2rf", "magic")]
+    records = {"c/biased/c2rf/adult": (1234.0, {})}
+    bounds = {job.path: limit_bound(7200.0, 5) for job in jobs}
+    costs = estimate(jobs, {job.path: 1 for job in jobs}, records, {}, bounds=bounds)
+    assert [(c.source, c.core_seconds) for c in costs] == [("measured", 1234.0), ("bound", 37800.0)]
+
+
+def test_a_scan_without_a_record_is_modelled_from_the_other_measured_scans_by_its_scanned_size():
+    """Two measured scans at scanned sizes 1,000 and 4,000 costing 100 and 400 core-s: a scan of
+    size 2,000 (the same data set read as a longer record: ``sizes``) is modelled at 200; one past
+    twice the largest size is unknown."""
+    jobs = [
+        JobSpec("w", "main", "df", "a", repeat=0, scan="w/a/1"),
+        JobSpec("w", "main", "df", "b", repeat=0, scan="w/b/2"),
+        JobSpec("w", "long", "df", "a", repeat=0, scan="w/a/3"),
+        JobSpec("w", "huge", "df", "a", repeat=0, scan="w/a/4"),
+    ]
+    sizes = dict(zip([job.path for job in jobs], [1000.0, 4000.0, 2000.0, 9000.0], strict=True))
+    scans = {"w/a/1": 100.0, "w/b/2": 400.0}
+    costs = {c.path: c for c in estimate(jobs, {j.path: 1 for j in jobs}, {}, {}, scans=scans, sizes=sizes)}
+    assert costs["scan/w/a/3"].source == "model" and costs["scan/w/a/3"].core_seconds == pytest.approx(200.0)
+    assert costs["scan/w/a/4"].source == "unknown"
+    assert costs["scan/w/a/1"].source == "measured"

@@ -34,12 +34,25 @@ solve that a stopped run of the job finished and committed (``<tag>/pieces/<job>
 ``workflow/scripts/pieces.py``) is not charged: the job's next run reads it (where its code is
 unchanged).
 
+A job with a time limit per solve that nothing above prices is *bounded*: its solves (one per
+sample) times the limit plus the watchdog's margin, max(5 %, 5 s) (``c2rf/highs_run.py``),
+an upper bound on its solves, not counting the forest and data preparation around them.
+
+A job copied from another tag's record of the same job (``record/reuse.py``) is measured from
+that record, and costs nothing to run: it is not trained.
+
+A job read from a scan (a scanned SEMG or MNIST split) has the size of what is scanned: rows x
+the scanned record's shape (``scan.shape``, 3,000 samples or 500 block means of SEMG), not the
+raw file's features, so the model tells the two readings of SEMG apart.
+
 A *scan* (WDF's multi-grained scanning of a SEMG or MNIST split, the workflow's ``scan`` step,
 shared by the split's DF, WDF and WDF-oob jobs) is a step of its own, ``scan/<scan name>``: it is
 measured from the ``scan_seconds`` that the records of the jobs reading it report (wall seconds
 summed over every run that grew a piece of it, times the record's threads: the scan step reserves
-its jobs' threads), else unknown (a scan's cost is not a power of anything we have recorded;
-``benchmarks/scan_cost.md`` estimates them).
+its jobs' threads), else modelled as a power of its size (rows x scanned shape) from the
+other measured scans of the configuration, within the same range as a job's model (two scans
+are enough: a rough guide, ``benchmarks/scan_cost.md`` estimates them from timed pieces), else
+unknown.
 
 The wall time on N cores is that of a greedy list schedule: jobs longest first, each started as
 soon as its threads are free and its scan (if any, and if costed) has finished, taking
@@ -73,7 +86,7 @@ class JobCost:
     path: str
     threads: int
     core_seconds: float | None
-    source: str  # "measured", "limit", "model" or "unknown"
+    source: str  # "measured", "limit", "model", "bound" or "unknown"
     after: str | None = None
 
 
@@ -95,30 +108,46 @@ def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
     runs_dir = Path(runs_dir)
     found = {}
     for prov in sorted(runs_dir.rglob("*.provenance.json")):
-        record = json.loads(prov.read_text())
-        if "wall_seconds" not in record:
-            continue
         path = prov.relative_to(runs_dir).as_posix().removesuffix(".provenance.json")
-        shape = (record.get("data") or {}).get("shape") or {}
-        seconds = max(
-            float(record["wall_seconds"]),
-            *(_column_sum(runs_dir / f"{path}.csv", column) or 0.0 for column in RESUMED_SECONDS),
-        )
-        found[path] = (seconds * int(record.get("threads") or 1), shape)
+        if (cost := measured_record(runs_dir / f"{path}.csv")) is not None:
+            found[path] = cost
     return found
 
 
-def scans_measured(runs_dir: str | Path, jobs) -> dict[str, float]:
-    """``{scan name: core-seconds}`` for the scans that some recorded job under ``runs_dir`` read
-    (``jobs``: ``config.jobs.JobSpec`` with ``scan`` set): the ``scan_seconds`` of its record's rows
-    x the record's threads, the largest over the jobs that read it."""
-    runs_dir = Path(runs_dir)
+def measured_record(rows_path: str | Path) -> tuple[float, dict] | None:
+    """``(core-seconds, data shape)`` of one record (its CSV's path), as ``measured`` reads it, or
+    None where it has no provenance with a wall time."""
+    rows_path = Path(rows_path)
+    prov = rows_path.with_name(rows_path.name.removesuffix(".csv") + ".provenance.json")
+    if not prov.is_file():
+        return None
+    record = json.loads(prov.read_text())
+    if "wall_seconds" not in record:
+        return None
+    seconds = max(
+        float(record["wall_seconds"]), *(_column_sum(rows_path, column) or 0.0 for column in RESUMED_SECONDS)
+    )
+    return seconds * int(record.get("threads") or 1), (record.get("data") or {}).get("shape") or {}
+
+
+def limit_bound(limit: float, solves: int) -> float:
+    """Core-seconds that ``solves`` solves of at most ``limit`` seconds each can take: the limit
+    plus the watchdog's margin, max(5 %, 5 s), per solve (module docstring)."""
+    return solves * (limit + max(0.05 * limit, 5.0))
+
+
+def scans_measured(records: dict[str, str | Path], jobs) -> dict[str, float]:
+    """``{scan name: core-seconds}`` for the scans that some recorded job read (``jobs``:
+    ``config.jobs.JobSpec`` with ``scan`` set; ``records``: job path -> the CSV of its record, or
+    of the record it copies): the ``scan_seconds`` of its record's rows x the record's threads,
+    the largest over the jobs that read it."""
     found = {}
     for job in jobs:
-        if not job.scan:
+        if not job.scan or job.path not in records:
             continue
-        prov = runs_dir / f"{job.path}.provenance.json"
-        seconds = _column_sum(runs_dir / f"{job.path}.csv", "scan_seconds")
+        rows = Path(records[job.path])
+        prov = rows.with_name(rows.name.removesuffix(".csv") + ".provenance.json")
+        seconds = _column_sum(rows, "scan_seconds")
         if seconds is None or not prov.is_file():
             continue
         core_seconds = seconds * int(json.loads(prov.read_text()).get("threads") or 1)
@@ -191,6 +220,8 @@ def estimate(
     limit_model: dict[str, float] | None = None,
     scans: dict[str, float] | None = None,
     twins: dict[tuple[str, str, str], tuple[str, str, str]] | None = None,
+    sizes: dict[str, float] | None = None,
+    bounds: dict[str, float] | None = None,
 ) -> list[JobCost]:
     """Each job's cost: measured from ``records`` (by job path), else from ``limit_model`` (by job
     path, ``limit_modelled``), else modelled from its cell's other splits' records (a job of one
@@ -202,28 +233,32 @@ def estimate(
     with the threads of the first job that reads them; a scanned job starts ``after`` its scan.
     ``twins`` maps a (paper, experiment, method) without records of its own to one that runs the
     same method under the same protocol (the out-of-sample suite's BRF experiment to BRF's
-    main), whose size model then gives its cost ("model of <paper>/<experiment>")."""
+    main), whose size model then gives its cost ("model of <paper>/<experiment>"). ``sizes``
+    maps a job path to its size where it is not its data set's rows x features (a scanned job:
+    rows x scanned shape); ``bounds`` maps a job path to an upper bound on its cost
+    (``limit_bound``), used where nothing else prices it."""
     limit_model, scans, twins = limit_model or {}, scans or {}, twins or {}
+    sizes, bounds = sizes or {}, bounds or {}
     shapes = dict(published_shapes)
     for job in jobs:  # our data's shape where some record read it
         rec = records.get(job.path)
         if rec and _size(rec[1]):
             shapes[job.dataset] = rec[1]
+
+    def size_of(job) -> float | None:
+        return sizes.get(job.path) or _size(shapes.get(job.dataset, {}))
+
     samples = defaultdict(list)
     for job in jobs:
         rec = records.get(job.path)
-        if rec and _size(shapes.get(job.dataset, {})) and rec[0] > 0:
-            samples[(job.paper, job.experiment, job.method)].append((_size(shapes[job.dataset]), rec[0]))
+        if rec and size_of(job) and rec[0] > 0:
+            samples[(job.paper, job.experiment, job.method)].append((size_of(job), rec[0]))
     planned = {(job.paper, job.experiment, job.method) for job in jobs}
     for path, (seconds, shape) in records.items():  # a twin's records, where it is not planned
         twin = tuple(path.split("/")[:3])
         if twin in set(twins.values()) - planned and _size(shape) and seconds > 0:
             samples[twin].append((_size(shape), seconds))
-    models = {
-        key: (*fit_power_law(*zip(*pts)), min(p[0] for p in pts) / RANGE, max(p[0] for p in pts) * RANGE)
-        for key, pts in samples.items()
-        if len(pts) >= MIN_RECORDS
-    }
+    models = {key: _model(pts) for key, pts in samples.items() if len(pts) >= MIN_RECORDS}
     splits = defaultdict(list)  # a cell's recorded splits' core-seconds
     for job in jobs:
         if job.repeat is not None and job.path in records:
@@ -234,7 +269,7 @@ def estimate(
         rec, model, source = records.get(job.path), models.get(key), "model"
         if model is None and models.get(twins.get(key)) is not None:
             model, source = models[twins[key]], "model of {}/{}".format(*twins[key][:2])
-        size = _size(shapes.get(job.dataset, {}))
+        size = size_of(job)
         if rec:
             costs.append(JobCost(job.path, threads[job.path], rec[0], "measured"))
         elif job.path in limit_model:
@@ -244,16 +279,35 @@ def estimate(
         elif model and size and model[2] <= size <= model[3]:
             a, b = model[:2]
             costs.append(JobCost(job.path, threads[job.path], math.exp(a + b * math.log(size)), source))
+        elif job.path in bounds:
+            costs.append(JobCost(job.path, threads[job.path], bounds[job.path], "bound"))
         else:
             costs.append(JobCost(job.path, threads[job.path], None, "unknown"))
-    steps = {}
+    readers = {}  # each scan's first job, whose size and threads it takes
     for job in jobs:
-        if job.scan and job.scan not in steps:
-            seconds = scans.get(job.scan)
-            source = "unknown" if seconds is None else "measured"
-            steps[job.scan] = JobCost(f"scan/{job.scan}", threads[job.path], seconds, source)
+        if job.scan:
+            readers.setdefault(job.scan, job)
+    measured_scans = [
+        (size_of(readers[n]), sec) for n, sec in scans.items() if n in readers and size_of(readers[n])
+    ]
+    scan_model = _model(measured_scans) if len(measured_scans) >= 2 else None
+    steps = {}
+    for name, job in readers.items():
+        seconds, source, size = scans.get(name), "measured", size_of(job)
+        if seconds is None and scan_model and size and scan_model[2] <= size <= scan_model[3]:
+            seconds, source = math.exp(scan_model[0] + scan_model[1] * math.log(size)), "model"
+        elif seconds is None:
+            source = "unknown"
+        steps[name] = JobCost(f"scan/{name}", threads[job.path], seconds, source)
     costs = [replace(c, after=f"scan/{job.scan}") if job.scan else c for job, c in zip(jobs, costs)]
     return costs + list(steps.values())
+
+
+def _model(points: list[tuple[float, float]]) -> tuple[float, float, float, float]:
+    """``(a, b, smallest size, largest size)``: the power law through ``points`` (size,
+    core-seconds) and the sizes it reaches (``RANGE``)."""
+    sizes = [size for size, _ in points]
+    return (*fit_power_law(sizes, [cost for _, cost in points]), min(sizes) / RANGE, max(sizes) * RANGE)
 
 
 def makespan(costs: list[JobCost], cores: int) -> float:
