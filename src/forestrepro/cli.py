@@ -157,13 +157,17 @@ def cmd_plan(args: argparse.Namespace) -> None:
     time limits, and the wall time on --cores (default: this machine's) cores (record/cost.py)."""
     import os
 
-    from .config import compose_config, compute_tag
-    from .config.jobs import plan_spec_files
+    from .config.plan_cache import cached_plan
+    from .resources import default_conf_dir
 
-    cfg = compose_config(args.overrides, profile=args.profile, conf_dir=args.conf)
-    tag = compute_tag(cfg, args.tag, overrides=args.overrides, conf_dir=args.conf)
+    cfg, tag, jobs, spec_files = cached_plan(  # with the scan each job reads
+        list(args.overrides),
+        profile=args.profile,
+        tag=args.tag,
+        conf_dir=Path(args.conf) if args.conf else default_conf_dir(),
+        results=args.results,
+    )
     print(f"tag: {tag}")
-    jobs, spec_files = plan_spec_files(cfg, tag, args.results)  # with the scan each job reads
     to_run, copied = _print_states(jobs, spec_files, args.results, tag, listed=args.cores is None)
     runs = Path(args.results) / "runs"
     references = (

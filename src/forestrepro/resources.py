@@ -23,3 +23,9 @@ def dataset_dir() -> Path:
     """The data set registry: ``$FORESTREPRO_DATASETS``, else the packaged ``datasets/``."""
     override = os.environ.get("FORESTREPRO_DATASETS")
     return Path(override) if override else Path(str(resources.files("forestrepro") / "datasets"))
+
+
+def default_conf_dir() -> Path:
+    """``$FORESTREPRO_CONF``, else ``conf/`` in the working directory (the checkout's root, where
+    the workflow and the command line run; the workflow passes its own)."""
+    return Path(os.environ.get("FORESTREPRO_CONF") or "conf")

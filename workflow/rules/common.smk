@@ -29,17 +29,8 @@ from snakemake_interface_executor_plugins.settings import DeploymentMethod
 SRC = Path(workflow.basedir) / "src"
 sys.path.insert(0, str(SRC))
 
-# Planning imports every method's estimator to check its parameters and never fits one. The
-# split kernels' modules compile at import (numba, eager signatures: the grow loop takes them as
-# first-class functions), about 80 s of CPU in a checkout whose numba cache (__pycache__) is
-# cold: every fresh clone, CI's worktrees, the tests' copies. So numba compiles nothing in this
-# process; the setting is numba's module attribute, not its environment variable, so the jobs
-# Snakemake starts compile as usual.
-import numba
-
-numba.config.DISABLE_JIT = True
-
-from forestrepro.config import ConfigError, compose_config, compute_tag, plan_spec_files, write_spec_files
+from forestrepro.config import ConfigError, write_spec_files
+from forestrepro.config.plan_cache import cached_plan
 from forestrepro.config.jobs import data_key, method_threads as config_method_threads
 from forestrepro.record import Equivalences, FileHashes, record_status
 from forestrepro.record.currency import SPEC_CHANGED
@@ -100,12 +91,31 @@ def _flag(key, default):
 
 PARTIAL = _flag("partial", False)  # report on the finished runs only (see README)
 
+def _no_compilation():
+    """Planning imports every method's estimator to check its parameters and never fits one. The
+    split kernels' modules compile at import (numba, eager signatures: the grow loop takes them as
+    first-class functions), about 80 s of CPU in a checkout whose numba cache (__pycache__) is
+    cold: every fresh clone, CI's worktrees, the tests' copies. So numba compiles nothing in this
+    process; the setting is numba's module attribute, not its environment variable, so the jobs
+    Snakemake starts compile as usual."""
+    import numba
+
+    numba.config.DISABLE_JIT = True
+
+
+# The plan (configuration, tag, jobs, spec texts), composed and checked anew only when something
+# it depends on changed (forestrepro.config.plan_cache: keyed by the content of conf/, the
+# library, the overrides and the environment).
 try:
     _OVERRIDES = _overrides_from_config()
-    _CONF_DIR = Path(workflow.basedir) / "conf"
-    CFG = compose_config(_OVERRIDES, profile=config.get("profile"), conf_dir=_CONF_DIR)
-    TAG = compute_tag(CFG, config.get("tag"), overrides=_OVERRIDES, conf_dir=_CONF_DIR)
-    JOBS, SPEC_FILES = plan_spec_files(CFG, TAG, RESULTS)
+    CFG, TAG, JOBS, SPEC_FILES = cached_plan(
+        _OVERRIDES,
+        profile=config.get("profile"),
+        tag=config.get("tag"),
+        conf_dir=Path(workflow.basedir) / "conf",
+        results=RESULTS,
+        before_planning=_no_compilation,
+    )
 except ConfigError as err:
     sys.exit(f"forestrepro: {err}")
 

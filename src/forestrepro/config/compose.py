@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -17,14 +16,11 @@ from omegaconf.errors import OmegaConfBaseException
 
 from ..data.collection import collection_entries, collection_members
 from ..data.errors import DatasetError
+from ..resources import default_conf_dir
 from .errors import ConfigError
 from .schema import validate_config
 
-
-def default_conf_dir() -> Path:
-    """``$FORESTREPRO_CONF``, else ``conf/`` in the working directory (the checkout's root, where
-    the workflow and the command line run; the workflow passes its own)."""
-    return Path(os.environ.get("FORESTREPRO_CONF") or "conf")
+__all__ = ["compose_config", "default_conf_dir", "dump_yaml"]
 
 
 def _collected_datasets(conf_dir: Path) -> dict[str, dict]:

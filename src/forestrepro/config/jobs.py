@@ -19,9 +19,7 @@ from pathlib import Path
 
 from ..io import write_text_if_changed
 from ..record.store import spec_digest
-from .compose import compose_config, dump_yaml
 from .errors import ConfigError
-from .method_params import check_method_params
 
 TAG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -111,6 +109,8 @@ def compute_tag(
         keys = [str(o).partition("=")[0].strip().lstrip("+~").split(".") for o in overrides or ()]
         if overrides is not None and all(_changes_no_result(key) for key in keys):
             return profile
+        from .compose import compose_config  # Hydra, only where a second composition decides
+
         profile_cfg = compose_config([], profile=profile, conf_dir=conf_dir)
     if _result_relevant(cfg) == _result_relevant(profile_cfg):
         return profile
@@ -265,6 +265,9 @@ def plan_spec_files(
     the text of every specification file: the resolved config, one spec per data set, job,
     table and figure. Nothing is written. Raises ``ConfigError`` naming every method whose
     parameters its estimator rejects (``method_params``)."""
+    from .compose import dump_yaml
+    from .method_params import check_method_params  # scikit-learn and every estimator
+
     results = Path(results)
     files = {results / "runs" / tag / "config.yaml": dump_yaml(cfg)}
     jobs = plan_jobs(cfg)
