@@ -36,9 +36,22 @@ from .sections import (
     table_section,
 )
 
-# The report's summary in one line, under its title; the index of the committed reports
-# (report/index.py) reads it from each report's index.md.
+# The report's summary in one line, under its title.
 ONE_LINE = "In one line: "
+# The headings and headers of the report's summary per table and of its claims at a glance: the
+# index of the committed reports (report/index.py) reads its counts from these two tables of
+# each report's index.md.
+SUMMARY = "Summary"
+SUMMARY_HEADER = (
+    "Paper",
+    "Table",
+    "Cells within tolerance",
+    "Outside: measured / bounded / stand-in / unexplained",
+    "Empty cells",
+    "Claims hold / not / undecided",
+)
+GLANCE = "Claims at a glance"
+GLANCE_HEADER = ("Claim", "Table or figure (evidence)", "On the paper's numbers", "On ours")
 
 
 class DirtyRecordError(ValueError):
@@ -243,7 +256,7 @@ def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> N
     )
     doc.blocks[at + 3] = (
         Table(
-            ("Claim", "Table or figure (evidence)", "On the paper's numbers", "On ours"),
+            GLANCE_HEADER,
             glance,
             caption="Every claim of the tables and figures, as the sections below check it",
         )
@@ -251,14 +264,7 @@ def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> N
         else Paragraph("No claim is configured for these tables.")
     )
     doc.blocks[at + 1] = Table(
-        (
-            "Paper",
-            "Table",
-            "Cells within tolerance",
-            "Outside: measured / bounded / stand-in / unexplained",
-            "Empty cells",
-            "Claims hold / not / undecided",
-        ),
+        SUMMARY_HEADER,
         summary,
         caption="Regenerated cells within tolerance of the published ones, the cells outside it by "
         "the kind of their cause (report/deviations.py), and the paper's claims checked on our numbers",
@@ -366,9 +372,9 @@ def build_report(
 
     contents_at = len(doc.blocks)
     doc.add(
-        Heading("Summary"),
+        Heading(SUMMARY),
         Bullets(()),
-        Heading("Claims at a glance"),
+        Heading(GLANCE),
         Bullets(()),
         Heading("Contents"),
         Bullets(()),
