@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from forestrepro.report.build import ONE_LINE, build_report, report_title
+from forestrepro.report.build import COVERS, ONE_LINE, build_report, report_title
 from forestrepro.report.document import to_html, to_markdown
 from forestrepro.report.index import Page, PageError, _index_document, page_title, read_page, write_index
 from forestrepro.report.tables import build_table, write_table
 
 from .test_report import SPEC, _record, _runs
+from .test_workflow import MIRROR, snakemake
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "results" / "report" / "paper"
@@ -30,7 +31,7 @@ def test_the_title_names_the_papers_and_the_tag():
     assert report_title("t", {}) == "forestrepro report (tag t)"
 
 
-def _report(tmp_path, spec, partial=None):
+def _report(tmp_path, spec, partial=None, covers=None):
     scores = {("wine", m): [0.5, 0.5] for m in SPEC["method_order"]}
     write_table(build_table(_runs(scores), spec), tmp_path / "tables" / "brf_table2")
     out = Path("results") / "report" / "paper" / "brf"
@@ -43,6 +44,7 @@ def _report(tmp_path, spec, partial=None):
         out,
         n_jobs=9,
         partial=partial,
+        covers=covers,
     )
     return out
 
@@ -83,6 +85,34 @@ def test_a_report_gives_its_title_and_its_summary_in_one_line(tmp_path, monkeypa
         "numbers: 0 hold, 0 do not, 0 undecided; 1 table of other readings (ablations); partial: 1 of "
         "9 jobs finished."
     )
+
+
+def test_a_committed_report_states_what_it_covers_under_its_opening_sentence(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": [], "methods": []}}
+    out = _report(tmp_path, spec, covers="Table 2 on wine | the paper's 15 data sets")
+    lines = (out / "index.md").read_text().splitlines()
+    assert lines[4] == f"{COVERS}Table 2 on wine | the paper's 15 data sets"
+    assert lines[6].startswith(ONE_LINE)
+    assert "<p>What it covers (reports.yaml): Table 2 on wine | the paper&#x27;s 15 data sets</p>" in (
+        (out / "index.html").read_text()
+    )
+    # a report given nothing to say it covers (any run's own) says nothing of it
+    _report(tmp_path, spec)
+    assert COVERS not in (out / "index.md").read_text()
+
+
+@pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")
+def test_the_workflow_gives_a_committed_report_its_covers_from_reports_yaml(tmp_path):
+    manifest = tmp_path / "results" / "report" / "paper" / "reports.yaml"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text(
+        yaml.safe_dump({"x": {"tag": "tiny", "overrides": [], "covers": "BRF's Table 2: wine and sonar"}})
+    )
+    plan = snakemake(
+        tmp_path, "report_dir=results/report/paper/x", "--cores", "1", "--dry-run", "--printshellcmds"
+    ).stdout
+    assert "--committed --covers 'BRF'\"'\"'s Table 2: wine and sonar' 2>" in plan
 
 
 SUMMARY_TABLE = """## Summary

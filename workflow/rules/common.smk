@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -504,6 +505,22 @@ REPORTED_RUNS = sorted({run for runs in REPORT_RUNS.values() for run in runs})
 # under results/report/paper/ is committed: it refuses records made from a dirty tree.
 REPORT_DIR = str(config.get("report_dir") or f"{RESULTS}/report/{TAG}").rstrip("/")
 COMMITTED_REPORT = os.path.normpath(REPORT_DIR).startswith(os.path.join(RESULTS, "report", "paper") + os.sep)
+
+
+def _covers():
+    """What a committed report covers, as results/report/paper/reports.yaml says (its entry's
+    ``covers``): its page states it under its title. Empty for any other report."""
+    import yaml
+
+    committed = os.path.join(RESULTS, "report", "paper")
+    manifest = Path(committed) / "reports.yaml"
+    if not COMMITTED_REPORT or not manifest.exists():
+        return ""
+    entries = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
+    return str(entries.get(os.path.relpath(REPORT_DIR, committed), {}).get("covers", ""))
+
+
+COVERS = _covers()
 
 # records_only=true (make report): the report must come from current records alone.
 if str(config.get("records_only", False)).lower() == "true":

@@ -38,6 +38,8 @@ from .sections import (
 
 # The report's summary in one line, under its title.
 ONE_LINE = "In one line: "
+# What a committed report covers (its ``covers`` in results/report/paper/reports.yaml), above it.
+COVERS = "What it covers (reports.yaml): "
 # The headings and headers of the report's summary per table and of its claims at a glance: the
 # index of the committed reports (report/index.py) reads its counts from these two tables of
 # each report's index.md.
@@ -283,6 +285,7 @@ def build_report(
     partial: dict | None = None,
     committed: bool = False,
     embedded_html: str | Path | None = None,
+    covers: str | None = None,
 ) -> None:
     """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
     and the papers' ``figures`` = [(png, spec)], from the run ``records`` (provenance dicts)
@@ -290,7 +293,8 @@ def build_report(
     report made before every job had finished (``--config partial=true``). A ``committed`` report refuses
     records made from a tree with uncommitted changes. ``out_dir/figures`` ends up holding
     exactly the figures the report shows. ``embedded_html``: also write the page with its figures
-    embedded, as one self-contained file (for ``snakemake --report``)."""
+    embedded, as one self-contained file (for ``snakemake --report``). ``covers``: what the report
+    covers, stated under its opening sentence (a committed report's, from reports.yaml)."""
     out_dir = Path(out_dir)
     if committed:
         dirty = sorted(record_job(r) for r in records if r["git"].get("clean") is not True)
@@ -310,6 +314,7 @@ def build_report(
             "Each published number beside the number this pipeline regenerated from raw data. "
             "Nothing here is edited by hand."
         ),
+        *([Paragraph(COVERS + covers)] if covers else []),
         Paragraph(ONE_LINE),  # filled in once every table is read
     )
     one_line_at = len(doc.blocks) - 1

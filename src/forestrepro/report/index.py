@@ -9,7 +9,7 @@ generator wrote (``report/build.py``): the summary per table, whose cells within
 the paper's own tables (not the ablations', nor a table not judged) it adds up as the report's
 line "In one line" does, and the claims at a glance, whose verdicts on the paper's numbers and on
 ours it counts as the report's summary does (``sections.claim_counts``). What each report covers
-is on its page (its title, summary and contents), not here. A report directory the manifest
+is stated on its page, under its title (its ``covers`` in the manifest), not here. A report directory the manifest
 does not name (an older report that ``make report`` cannot rebuild) is listed apart, with its
 title.
 """
