@@ -7,11 +7,11 @@ report's tag, and whether it is partial or pinned) and each report's own page, s
 report-check`` rebuilds it byte for byte too. From a page it reads two tables the report
 generator wrote (``report/build.py``): the summary per table, whose cells within tolerance of
 the paper's own tables (not the ablations', nor a table not judged) it adds up as the report's
-line "In one line" does, and the claims at a glance, whose verdicts on the paper's numbers and on
-ours it counts as the report's summary does (``sections.claim_counts``). What each report covers
-is stated on its page, under its title (its ``covers`` in the manifest), not here. A report directory the manifest
-does not name (an older report that ``make report`` cannot rebuild) is listed apart, with its
-title.
+line "In one line" does, and the claims at a glance, whose verdicts on the paper's numbers and
+on ours it counts as the report's summary does (``sections.claim_counts``). What each report
+covers is stated on its page, under its title (its ``covers`` in the manifest), not here. A
+report directory the manifest does not name (an older report that ``make report`` cannot
+rebuild) is listed apart, with its title.
 """
 
 from __future__ import annotations
@@ -160,9 +160,10 @@ def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Docum
         Paragraph(
             "One row per report committed under results/report/paper/: its cells of the paper's own "
             "tables within tolerance of the published ones (ablations left out), and its claims that "
-            "hold, do not hold or are undecided, checked on the paper's published numbers and on ours, "
-            "counted from the report's Summary and Claims at a glance. Each report's page says what it "
-            "covers. This page is written by make report (workflow/scripts/committed_reports.py) from "
+            "hold, do not hold or are undecided (inconclusive, or cannot be checked, as where the paper "
+            "prints no numbers), checked on the paper's published numbers and on ours, "
+            "counted from the report's Summary and Claims at a glance. Each report's page says under "
+            "its title what it covers. This page is written by make report (workflow/scripts/committed_reports.py) from "
             "reports.yaml and the reports' own pages, and make report-check rebuilds it byte for byte. "
             "Nothing here is edited by hand."
         ),
