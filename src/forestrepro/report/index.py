@@ -10,7 +10,8 @@ the paper's own tables (not the ablations', nor a table not judged) it adds up a
 line "In one line" does, and the claims at a glance, whose verdicts on the paper's numbers and
 on ours it counts as the report's summary does (``sections.claim_counts``). What each report
 covers is stated on its page, under its title (its ``covers`` in the manifest), not here. A
-report directory the manifest does not name (an older report that ``make report`` cannot
+page without these tables as the present generator writes them (a pinned report's, made by an
+older commit's pipeline) gets a row that says so. A report directory the manifest does not name (an older report that ``make report`` cannot
 rebuild) is listed apart, with its title.
 """
 
@@ -33,7 +34,7 @@ _OF = re.compile(r"(\d+) of (\d+)")
 
 
 class PageError(ValueError):
-    """A report page lacks a table the index reads, or a cell of it is not what its generator writes."""
+    """A cell of a table the index reads from a report's page is not what the generator writes."""
 
 
 @dataclass(frozen=True)
@@ -53,23 +54,21 @@ def _cells(line: str) -> list[str]:
     return [cell.strip().replace("\\|", "|") for cell in _PIPE.split(line.strip())[1:-1]]
 
 
-def _table(lines: list[str], heading: str, header: tuple[str, ...], where: Path) -> list[dict]:
+def _table(lines: list[str], heading: str, header: tuple[str, ...], where: Path) -> list[dict] | None:
     """The rows (``{column: cell}``) of the table with ``header`` that opens section ``## heading``
-    of a page's ``lines``; none if the section has no table (a report without claims says so in
-    a paragraph instead)."""
-    try:
-        start = lines.index(f"## {heading}")
-    except ValueError:
-        raise PageError(f"{where}: no section '## {heading}'") from None
+    of a page's ``lines``: none if the section has no table (a report without claims says so in
+    a paragraph instead); None if the page has no such section, or its table other columns (a
+    page of an older generator: a pinned report's, made by its commit's pipeline)."""
+    if f"## {heading}" not in lines:
+        return None
+    start = lines.index(f"## {heading}")
     section = lines[start + 1 :]
     section = section[: next((i for i, line in enumerate(section) if line.startswith("## ")), len(section))]
     at = next((i for i, line in enumerate(section) if line.startswith("|")), None)
     if at is None:
         return []
     if tuple(_cells(section[at])) != header:
-        raise PageError(
-            f"{where}: the table of '{heading}' has columns {_cells(section[at])}, not {list(header)}"
-        )
+        return None
     rows = []
     for line in section[at + 2 :]:  # after the header and its |---| line
         if not line.startswith("|"):
@@ -100,12 +99,17 @@ def page_title(index_md: Path) -> str:
     return lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
 
 
-def read_page(index_md: Path) -> Page:
-    """The counts of a report's page ``index_md``; ``PageError`` names the page and what in it
-    differs from what the report generator writes."""
+def read_page(index_md: Path) -> Page | None:
+    """The counts of a report's page ``index_md``; None if it lacks the summary or the claims at a
+    glance as the present generator writes them (an older generator's page). ``PageError`` names
+    the page and a cell of them that is not what the generator writes."""
     lines = index_md.read_text(encoding="utf-8").splitlines()
+    summary = _table(lines, SUMMARY, SUMMARY_HEADER, index_md)
+    claims = _table(lines, GLANCE, GLANCE_HEADER, index_md)
+    if summary is None or claims is None:
+        return None
     within = computed = 0
-    for row in _table(lines, SUMMARY, SUMMARY_HEADER, index_md):
+    for row in summary:
         cells, outside = row[SUMMARY_HEADER[2]], row[SUMMARY_HEADER[3]]
         if cells == NOT_JUDGED or outside.startswith(ABLATION):
             continue
@@ -115,7 +119,6 @@ def read_page(index_md: Path) -> Page:
                 f"{index_md}: column '{SUMMARY_HEADER[2]}' of '{SUMMARY}' has '{cells}', not 'x of y'"
             )
         within, computed = within + int(counted[1]), computed + int(counted[2])
-    claims = _table(lines, GLANCE, GLANCE_HEADER, index_md)
     return Page(
         within,
         computed,
@@ -138,23 +141,20 @@ def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Docum
     rows = []
     for name, entry in manifest.items():
         index_md = root / name / f"{INDEX}.md"
-        state = ("partial" if entry.get("partial") else "complete") + (
-            f", pinned to {str(entry['commit'])[:10]}" if entry.get("commit") else ""
-        )
-        if not index_md.exists():
-            rows.append((link(name), str(entry["tag"]), "not built yet", "", "", state))
-            continue
-        page = read_page(index_md)
-        rows.append(
-            (
-                link(name),
-                str(entry["tag"]),
+        page = read_page(index_md) if index_md.exists() else None
+        if page is None:
+            why = "not on its page (an older generator's)" if index_md.exists() else "not built yet"
+            counts = (why, "", "")
+        else:
+            counts = (
                 f"{page.within} of {page.computed}" if page.computed else "no published value",
                 _claims_text(page.paper),
                 _claims_text(page.ours),
-                state,
             )
+        state = ("partial" if entry.get("partial") else "complete") + (
+            f", pinned to {str(entry['commit'])[:10]}" if entry.get("commit") else ""
         )
+        rows.append((link(name), str(entry["tag"]), *counts, state))
     doc = Document("Committed reports")
     doc.add(
         Paragraph(
