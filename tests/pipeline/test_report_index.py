@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from forestrepro.report.build import COVERS, ONE_LINE, build_report, report_title
+from forestrepro.report.build import ONE_LINE, WHAT_IT_COVERS, build_report, report_title
 from forestrepro.report.document import to_html, to_markdown
 from forestrepro.report.index import Page, PageError, _index_document, page_title, read_page, write_index
 from forestrepro.report.tables import build_table, write_table
@@ -92,14 +92,14 @@ def test_a_committed_report_states_what_it_covers_under_its_opening_sentence(tmp
     spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": [], "methods": []}}
     out = _report(tmp_path, spec, covers="Table 2 on wine | the paper's 15 data sets")
     lines = (out / "index.md").read_text().splitlines()
-    assert lines[4] == f"{COVERS}Table 2 on wine | the paper's 15 data sets"
+    assert lines[4] == f"{WHAT_IT_COVERS}Table 2 on wine | the paper's 15 data sets"
     assert lines[6].startswith(ONE_LINE)
     assert "<p>What it covers (reports.yaml): Table 2 on wine | the paper&#x27;s 15 data sets</p>" in (
         (out / "index.html").read_text()
     )
     # a report given nothing to say it covers (any run's own) says nothing of it
     _report(tmp_path, spec)
-    assert COVERS not in (out / "index.md").read_text()
+    assert WHAT_IT_COVERS not in (out / "index.md").read_text()
 
 
 @pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR}")

@@ -38,8 +38,9 @@ from .sections import (
 
 # The report's summary in one line, under its title.
 ONE_LINE = "In one line: "
-# What a committed report covers (its ``covers`` in results/report/paper/reports.yaml), above it.
-COVERS = "What it covers (reports.yaml): "
+# What a committed report covers (its ``covers`` in results/report/paper/reports.yaml), stated
+# between the report's opening sentence and its summary in one line.
+WHAT_IT_COVERS = "What it covers (reports.yaml): "
 # The headings and headers of the report's summary per table and of its claims at a glance: the
 # index of the committed reports (report/index.py) reads its counts from these two tables of
 # each report's index.md.
@@ -314,7 +315,7 @@ def build_report(
             "Each published number beside the number this pipeline regenerated from raw data. "
             "Nothing here is edited by hand."
         ),
-        *([Paragraph(COVERS + covers)] if covers else []),
+        *([Paragraph(WHAT_IT_COVERS + covers)] if covers else []),
         Paragraph(ONE_LINE),  # filled in once every table is read
     )
     one_line_at = len(doc.blocks) - 1
