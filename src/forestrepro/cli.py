@@ -146,6 +146,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         partial=partial,
         committed=args.committed,
         embedded_html=args.embedded_html,
+        covers=args.covers,
     )
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
@@ -464,6 +465,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="a committed report: refuse records made from a tree with uncommitted changes",
     )
     p.add_argument("--out-dir", required=True, help="where index.md and index.html go")
+    p.add_argument(
+        "--covers",
+        default=None,
+        help="what the report covers (a committed report's covers in reports.yaml), stated under its title",
+    )
     p.add_argument(
         "--embedded-html",
         default=None,

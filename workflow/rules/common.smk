@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -521,6 +522,22 @@ try:
 except report_location.ReportDirError as err:
     sys.exit(f"forestrepro: {err}")
 COMMITTED_REPORT = report_location.is_committed(REPORT_DIR)
+
+
+def _covers():
+    """What a committed report covers, as results/report/paper/reports.yaml says (its entry's
+    ``covers``): its page states it under its title. Empty for any other report."""
+    import yaml
+
+    committed = os.path.join(RESULTS, "report", "paper")
+    manifest = Path(committed) / "reports.yaml"
+    if not COMMITTED_REPORT or not manifest.exists():
+        return ""
+    entries = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
+    return str(entries.get(os.path.relpath(REPORT_DIR, committed), {}).get("covers", ""))
+
+
+COVERS = _covers()
 
 # records_only=true (make report): the report must come from current records alone.
 if _flag("records_only", False):

@@ -77,6 +77,7 @@ rule report:
         jobs=len(REPORTED_JOBS),
         partial=f"--partial {PARTIAL_SPEC}" if PARTIAL else "",
         committed="--committed" if COMMITTED_REPORT else "",
+        covers=f"--covers {shlex.quote(COVERS)}" if COVERS else "",
     threads: 1
     resources:
         mem_mb=2000,
@@ -87,4 +88,5 @@ rule report:
         "{params.cli} report --tag {params.tag} {params.runs} --tables {params.stems} --table-specs {params.table_specs}"
         " --cd-figures {output.cd_figures} --paper-figures {output.paper_figures} --figure-specs {params.figure_specs}"
         " --dataset-specs {params.dataset_specs} --records {input.records} --jobs {params.jobs}"
-        " --out-dir {params.out_dir} --embedded-html {output.embedded} {params.partial} {params.committed} 2> {log}"
+        " --out-dir {params.out_dir} --embedded-html {output.embedded} {params.partial} {params.committed}"
+        " {params.covers} 2> {log}"

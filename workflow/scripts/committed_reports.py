@@ -13,8 +13,8 @@ The check is what CI runs on a fresh clone: every committed report must come bac
 byte from the committed records, and no file may appear in or vanish from its directory.
 
 Then the script writes the index of the committed reports, ``results/report/paper/index.md``
-(and ``index.html``): each report's title and its summary in one line, read from its rebuilt
-page, with its tag and what it covers from the manifest (``forestrepro.report.index``). The
+(and ``index.html``): one row per report, its cells within tolerance and its claims by verdict
+read from its rebuilt page, with its tag from the manifest (``forestrepro.report.index``). The
 check covers it like the reports.
 
 Each report is rebuilt in a temporary worktree of the commit that makes it, from the records

@@ -36,9 +36,25 @@ from .sections import (
     table_section,
 )
 
-# The report's summary in one line, under its title; the index of the committed reports
-# (report/index.py) reads it from each report's index.md.
+# The report's summary in one line, under its title.
 ONE_LINE = "In one line: "
+# What a committed report covers (its ``covers`` in results/report/paper/reports.yaml), stated
+# between the report's opening sentence and its summary in one line.
+WHAT_IT_COVERS = "What it covers (reports.yaml): "
+# The headings and headers of the report's summary per table and of its claims at a glance: the
+# index of the committed reports (report/index.py) reads its counts from these two tables of
+# each report's index.md.
+SUMMARY = "Summary"
+SUMMARY_HEADER = (
+    "Paper",
+    "Table",
+    "Cells within tolerance",
+    "Outside: measured / bounded / stand-in / unexplained",
+    "Empty cells",
+    "Claims hold / not / undecided",
+)
+GLANCE = "Claims at a glance"
+GLANCE_HEADER = ("Claim", "Table or figure (evidence)", "On the paper's numbers", "On ours")
 
 
 class DirtyRecordError(ValueError):
@@ -243,7 +259,7 @@ def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> N
     )
     doc.blocks[at + 3] = (
         Table(
-            ("Claim", "Table or figure (evidence)", "On the paper's numbers", "On ours"),
+            GLANCE_HEADER,
             glance,
             caption="Every claim of the tables and figures, as the sections below check it",
         )
@@ -251,14 +267,7 @@ def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> N
         else Paragraph("No claim is configured for these tables.")
     )
     doc.blocks[at + 1] = Table(
-        (
-            "Paper",
-            "Table",
-            "Cells within tolerance",
-            "Outside: measured / bounded / stand-in / unexplained",
-            "Empty cells",
-            "Claims hold / not / undecided",
-        ),
+        SUMMARY_HEADER,
         summary,
         caption="Regenerated cells within tolerance of the published ones, the cells outside it by "
         "the kind of their cause (report/deviations.py), and the paper's claims checked on our numbers",
@@ -277,6 +286,7 @@ def build_report(
     partial: dict | None = None,
     committed: bool = False,
     embedded_html: str | Path | None = None,
+    covers: str | None = None,
 ) -> None:
     """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
     and the papers' ``figures`` = [(png, spec)], from the run ``records`` (provenance dicts)
@@ -284,7 +294,8 @@ def build_report(
     report made before every job had finished (``--config partial=true``). A ``committed`` report refuses
     records made from a tree with uncommitted changes. ``out_dir/figures`` ends up holding
     exactly the figures the report shows. ``embedded_html``: also write the page with its figures
-    embedded, as one self-contained file (for ``snakemake --report``)."""
+    embedded, as one self-contained file (for ``snakemake --report``). ``covers``: what the report
+    covers, stated under its opening sentence (a committed report's, from reports.yaml)."""
     out_dir = Path(out_dir)
     if committed:
         dirty = sorted(record_job(r) for r in records if r["git"].get("clean") is not True)
@@ -304,6 +315,7 @@ def build_report(
             "Each published number beside the number this pipeline regenerated from raw data. "
             "Nothing here is edited by hand."
         ),
+        *([Paragraph(WHAT_IT_COVERS + covers)] if covers else []),
         Paragraph(ONE_LINE),  # filled in once every table is read
     )
     one_line_at = len(doc.blocks) - 1
@@ -366,9 +378,9 @@ def build_report(
 
     contents_at = len(doc.blocks)
     doc.add(
-        Heading("Summary"),
+        Heading(SUMMARY),
         Bullets(()),
-        Heading("Claims at a glance"),
+        Heading(GLANCE),
         Bullets(()),
         Heading("Contents"),
         Bullets(()),

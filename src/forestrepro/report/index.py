@@ -1,65 +1,181 @@
-"""The index of the committed reports: one page, ``results/report/paper/index.{md,html}``,
-listing every committed report with its title and its summary in one line.
+"""The index of the committed reports: one page, ``results/report/paper/index.{md,html}``, one
+row per committed report with its counts, so that one screen shows which claims hold.
 
 ``workflow/scripts/committed_reports.py`` (``make report``) writes it after rebuilding the
 reports, from what it has at hand and nothing else: the manifest ``reports.yaml`` (each
-report's tag and what it covers) and each report's own page (its title and the line that
-starts with ``build.ONE_LINE``), so ``make report-check`` rebuilds it byte for byte too. A
-report directory the manifest does not name (an older report that ``make report`` cannot
+report's tag, and whether it is partial or pinned) and each report's own page, so ``make
+report-check`` rebuilds it byte for byte too. From a page it reads two tables the report
+generator wrote (``report/build.py``): the summary per table, whose cells within tolerance of
+the paper's own tables (not the ablations', nor a table not judged) it adds up as the report's
+line "In one line" does, and the claims at a glance, whose verdicts on the paper's numbers and
+on ours it counts as the report's summary does (``sections.claim_counts``). What each report
+covers is stated on its page, under its title (its ``covers`` in the manifest), not here. A
+page without these tables as the present generator writes them (a pinned report's, made by an
+older commit's pipeline) gets a row that says so. A report directory the manifest does not name (an older report that ``make report`` cannot
 rebuild) is listed apart, with its title.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..io import write_text_atomic
-from .build import ONE_LINE
+from .build import GLANCE, GLANCE_HEADER, SUMMARY, SUMMARY_HEADER
+from .claims import FAILS, HOLDS, INCONCLUSIVE, UNKNOWN
 from .document import Document, Paragraph, Table, to_html, to_markdown
+from .sections import ABLATION, NOT_JUDGED, claim_counts
 
 INDEX = "index"
+VERDICTS = (HOLDS, FAILS, UNKNOWN, INCONCLUSIVE)
+_PIPE = re.compile(r"(?<!\\)\|")
+_OF = re.compile(r"(\d+) of (\d+)")
 
 
-def read_page(index_md: Path) -> tuple[str, str]:
-    """A report page's title and its summary line (without ``ONE_LINE``; empty if it has none)."""
+class PageError(ValueError):
+    """A cell of a table the index reads from a report's page is not what the generator writes."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """What the index reads of a report's page: its cells of the paper's own tables ``within``
+    tolerance of the ``computed`` ones, and its claims by verdict on the paper's numbers and on
+    ours (``sections.claim_counts``: claims, holds, fails, undecided)."""
+
+    within: int
+    computed: int
+    paper: dict
+    ours: dict
+
+
+def _cells(line: str) -> list[str]:
+    """A Markdown table row's cells, as ``document.to_markdown`` writes them (``\\|`` inside)."""
+    return [cell.strip().replace("\\|", "|") for cell in _PIPE.split(line.strip())[1:-1]]
+
+
+def _table(lines: list[str], heading: str, header: tuple[str, ...], where: Path) -> list[dict] | None:
+    """The rows (``{column: cell}``) of the table with ``header`` that opens section ``## heading``
+    of a page's ``lines``: none if the section has no table (a report without claims says so in
+    a paragraph instead); None if the page has no such section, or its table other columns (a
+    page of an older generator: a pinned report's, made by its commit's pipeline)."""
+    if f"## {heading}" not in lines:
+        return None
+    start = lines.index(f"## {heading}")
+    section = lines[start + 1 :]
+    section = section[: next((i for i, line in enumerate(section) if line.startswith("## ")), len(section))]
+    at = next((i for i, line in enumerate(section) if line.startswith("|")), None)
+    if at is None:
+        return []
+    if tuple(_cells(section[at])) != header:
+        return None
+    rows = []
+    for line in section[at + 2 :]:  # after the header and its |---| line
+        if not line.startswith("|"):
+            break
+        cells = _cells(line)
+        if len(cells) != len(header):
+            raise PageError(
+                f"{where}: a row of '{heading}' has {len(cells)} cells, not {len(header)}: {line}"
+            )
+        rows.append(dict(zip(header, cells, strict=True)))
+    return rows
+
+
+def _verdicts(rows: list[dict], column: str, where: Path) -> dict:
+    """Claims by verdict in ``column`` of the claims at a glance."""
+    verdicts = [row[column] for row in rows]
+    unknown = sorted(set(verdicts) - set(VERDICTS))
+    if unknown:
+        raise PageError(
+            f"{where}: column '{column}' of '{GLANCE}' has verdicts {unknown}, not one of {list(VERDICTS)}"
+        )
+    return claim_counts(verdicts)
+
+
+def page_title(index_md: Path) -> str:
+    """A report page's title (empty if its first line is no title)."""
     lines = index_md.read_text(encoding="utf-8").splitlines()
-    title = lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
-    line = next((line[len(ONE_LINE) :] for line in lines if line.startswith(ONE_LINE)), "")
-    return title, line
+    return lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
+
+
+def read_page(index_md: Path) -> Page | None:
+    """The counts of a report's page ``index_md``; None if it lacks the summary or the claims at a
+    glance as the present generator writes them (an older generator's page). ``PageError`` names
+    the page and a cell of them that is not what the generator writes."""
+    lines = index_md.read_text(encoding="utf-8").splitlines()
+    summary = _table(lines, SUMMARY, SUMMARY_HEADER, index_md)
+    claims = _table(lines, GLANCE, GLANCE_HEADER, index_md)
+    if summary is None or claims is None:
+        return None
+    within = computed = 0
+    for row in summary:
+        cells, outside = row[SUMMARY_HEADER[2]], row[SUMMARY_HEADER[3]]
+        if cells == NOT_JUDGED or outside.startswith(ABLATION):
+            continue
+        counted = _OF.fullmatch(cells)
+        if counted is None:
+            raise PageError(
+                f"{index_md}: column '{SUMMARY_HEADER[2]}' of '{SUMMARY}' has '{cells}', not 'x of y'"
+            )
+        within, computed = within + int(counted[1]), computed + int(counted[2])
+    return Page(
+        within,
+        computed,
+        _verdicts(claims, GLANCE_HEADER[2], index_md),
+        _verdicts(claims, GLANCE_HEADER[3], index_md),
+    )
+
+
+def _claims_text(counts: dict) -> str:
+    """``hold / do not / undecided``, or ``none`` where the report checks no claim."""
+    return f"{counts['holds']} / {counts['fails']} / {counts['undecided']}" if counts["claims"] else "none"
 
 
 def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Document:
     """The index with each report linked to its page ``index<suffix>``."""
 
-    def link(directory: str) -> str:
-        index_md = root / directory / f"{INDEX}.md"
-        title = read_page(index_md)[0] if index_md.exists() else ""
-        return f"[{title or directory}]({directory}/{INDEX}{suffix})"
+    def link(directory: str, title: str = "") -> str:
+        return f"[{title or directory + '/'}]({directory}/{INDEX}{suffix})"
 
     rows = []
     for name, entry in manifest.items():
         index_md = root / name / f"{INDEX}.md"
-        line = read_page(index_md)[1] if index_md.exists() else "not built yet"
-        rows.append(
-            (
-                link(name),
-                f"{name}/",
-                str(entry["tag"]),
-                (f"pinned to {str(entry['commit'])[:10]}; " if entry.get("commit") else "")
-                + (line or "(this page gives no summary line)"),
-                str(entry["covers"]),
+        page = read_page(index_md) if index_md.exists() else None
+        if page is None:
+            why = "not on its page (an older generator's)" if index_md.exists() else "not built yet"
+            counts = (why, "", "")
+        else:
+            counts = (
+                f"{page.within} of {page.computed}" if page.computed else "no published value",
+                _claims_text(page.paper),
+                _claims_text(page.ours),
             )
+        state = ("partial" if entry.get("partial") else "complete") + (
+            f", pinned to {str(entry['commit'])[:10]}" if entry.get("commit") else ""
         )
+        rows.append((link(name), str(entry["tag"]), *counts, state))
     doc = Document("Committed reports")
     doc.add(
         Paragraph(
-            "Every report committed under results/report/paper/, each with its summary in one line. "
-            "This page is written by make report (workflow/scripts/committed_reports.py) from "
-            "reports.yaml and the reports' own pages, and make report-check rebuilds it byte for "
-            "byte. Nothing here is edited by hand."
+            "One row per report committed under results/report/paper/: its cells of the paper's own "
+            "tables within tolerance of the published ones (ablations left out), and its claims that "
+            "hold, do not hold or are undecided (inconclusive, or cannot be checked, as where the paper "
+            "prints no numbers), checked on the paper's published numbers and on ours, "
+            "counted from the report's Summary and Claims at a glance. Each report's page says under "
+            "its title what it covers. This page is written by make report (workflow/scripts/committed_reports.py) from "
+            "reports.yaml and the reports' own pages, and make report-check rebuilds it byte for byte. "
+            "Nothing here is edited by hand."
         ),
         Table(
-            ("Report", "Directory", "Tag", "In one line", "What it covers (reports.yaml)"),
+            (
+                "Report",
+                "Tag",
+                "Cells within tolerance",
+                "Claims on the paper's numbers: hold / do not / undecided",
+                "Claims on ours: hold / do not / undecided",
+                "State",
+            ),
             tuple(rows),
             caption="Rebuilt by make report from the committed run records",
         ),
@@ -74,7 +190,10 @@ def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Docum
         doc.add(
             Table(
                 ("Report", "Directory"),
-                tuple((link(directory), f"{directory}/") for directory in older),
+                tuple(
+                    (link(directory, page_title(root / directory / f"{INDEX}.md")), f"{directory}/")
+                    for directory in older
+                ),
                 caption="Older reports, made before run records were committed: make report cannot "
                 "rebuild them (README.md here says why each is kept)",
             )
@@ -84,7 +203,8 @@ def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Docum
 
 def write_index(root: str | Path, manifest: dict[str, dict]) -> list[Path]:
     """Write ``root/index.md`` and ``root/index.html``: the committed reports of ``manifest``
-    (``{name: {"tag", "covers", ...}}``, in its order) and any older report under ``root``."""
+    (``{name: {"tag", and optionally "partial", "commit"}}``, in its order) and any older
+    report under ``root``."""
     root = Path(root)
     written = []
     for suffix, render in ((".md", to_markdown), (".html", to_html)):
