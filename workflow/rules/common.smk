@@ -529,7 +529,7 @@ def _covers():
     ``covers``): its page states it under its title. Empty for any other report."""
     import yaml
 
-    committed = os.path.join(RESULTS, "report", "paper")
+    committed = report_location.COMMITTED_REPORTS
     manifest = Path(committed) / "reports.yaml"
     if not COMMITTED_REPORT or not manifest.exists():
         return ""
