@@ -81,6 +81,7 @@ def _spec(**options):
         "experiment": "diversity",
         "dataset": "toy",
         "protocol": protocol,
+        "method_config": {"grid": {}},
         "dataset_options": options,
     }
 
@@ -99,6 +100,18 @@ def test_a_class_smaller_than_the_folds_is_refused_unless_the_data_set_allows_it
     assert check_class_sizes(y[:20], _spec()) == {}
     unstratified = {**_spec(), "protocol": {"kind": "nested_cv", "outer_folds": 3, "stratified": False}}
     assert check_class_sizes(y, unstratified) == {}
+
+
+def test_a_class_smaller_than_the_inner_folds_counts_where_a_grid_is_searched():
+    y = np.array(["a"] * 10 + ["b"] * 4)  # b: 4 rows, 2 of them in the smaller outer training part
+    nested = {"name": "brf_cv5", "kind": "nested_cv", "outer_folds": 2, "inner_folds": 3, "repeats": 1}
+    spec = {**_spec(), "protocol": nested, "method_config": {"grid": {"k": [1, 2]}}}
+    assert small_classes(y, 2, 3) == {"b": 2}
+    with pytest.raises(
+        ProtocolError, match=r"'b' \(2 rows\) have fewer rows than the 2 folds \(or, in an outer "
+    ):
+        check_class_sizes(y, spec)
+    assert check_class_sizes(y, {**spec, "method_config": {"grid": {"k": [1]}}}) == {}
 
 
 DIVERSITY_ON_ECOLI = [  # ECOLI's classes imL and imS have 2 rows each, fewer than the 3 folds

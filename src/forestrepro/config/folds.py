@@ -10,9 +10,7 @@ as folds is known from the data alone: the job checks it (``evaluation.folds.che
 
 from __future__ import annotations
 
-import math
-
-from ..evaluation.folds import fold_rows_problem
+from ..evaluation.folds import fold_rows_problem, searches_grid
 
 
 def job_rows(spec: dict) -> int | None:
@@ -23,12 +21,6 @@ def job_rows(spec: dict) -> int | None:
     if rows is None:
         return subsample
     return min(rows, subsample) if subsample else rows
-
-
-def searches_grid(method_config: dict) -> bool:
-    """Whether a method chooses among several grid candidates (nested CV's inner folds)."""
-    grid = method_config.get("grid") or {}
-    return math.prod(len(values) for values in grid.values()) > 1
 
 
 def fold_problems(cfg: dict, specs: list[dict]) -> list[str]:

@@ -5,8 +5,8 @@ job's data set into ``outer_folds`` folds, stratified by class (nested CV unless
 ``stratified: false``), and nested CV cuts each outer training part into ``inner_folds`` where
 it searches a grid. That needs as many rows as folds, which the planner checks from the data
 set's expected shape before any job runs (``fold_rows_problem``, from ``config/folds.py``). A
-stratified split also needs as many rows of each class as folds, else some folds lack the class
-and scikit-learn only warns: class counts are known from the data alone, so a job checks them
+stratified split also needs as many rows of each class as folds (inner folds: in each outer
+training part), else some folds lack the class and scikit-learn only warns: class counts are known from the data alone, so a job checks them
 before any fitting (``check_class_sizes``, from ``forestrepro train``) and is refused unless the
 data set's option ``allow_small_classes`` (``paper.<p>.dataset_options.<d>``, or an experiment's
 ``dataset_options``) runs it anyway; its record's spec then holds the option, and the report
@@ -54,29 +54,47 @@ def fold_rows_problem(rows: int, protocol: dict, searches_grid: bool) -> str | N
     return None
 
 
-def small_classes(y: np.ndarray, folds: int) -> dict[str, int]:
-    """``{class: rows}`` of each class of ``y`` with fewer rows than ``folds``."""
+def searches_grid(method_config: dict) -> bool:
+    """Whether a method chooses among several grid candidates (by nested CV's inner folds)."""
+    grid = method_config.get("grid") or {}
+    return math.prod(len(values) for values in grid.values()) > 1
+
+
+def small_classes(y: np.ndarray, folds: int, inner_folds: int | None = None) -> dict[str, int]:
+    """``{class: rows}`` of each class of ``y`` with fewer rows than ``folds``, and, given
+    ``inner_folds``, with fewer rows than those in its smallest outer training part (a stratified
+    fold holds ``ceil(rows / folds)`` rows of a class or fewer), there the training part's rows."""
     labels, counts = np.unique(y, return_counts=True)
-    return {str(label): int(count) for label, count in zip(labels, counts, strict=True) if count < folds}
+    small = {}
+    for label, count in zip(labels, counts, strict=True):
+        training = count - math.ceil(count / folds)
+        if count < folds:
+            small[str(label)] = int(count)
+        elif inner_folds is not None and training < inner_folds:
+            small[str(label)] = int(training)
+    return small
 
 
 def check_class_sizes(y: np.ndarray, spec: dict) -> dict[str, int]:
-    """Refuse a job whose stratified folds would lack a class (fewer rows than folds), naming
-    the data set, the paper and experiment, the protocol and the option that runs it anyway;
-    return the small classes (empty for a protocol without folds or with none)."""
+    """Refuse a job whose stratified folds would lack a class (fewer rows than the outer folds,
+    or than the inner folds in an outer training part where it searches a grid), naming the data
+    set, the paper and experiment, the protocol and the option that runs it anyway; return the
+    small classes (``small_classes``; empty for a protocol without folds or with none)."""
     protocol = spec["protocol"]
     folds = protocol_folds(protocol)
     if folds is None or not is_stratified(protocol):
         return {}
-    small = small_classes(y, folds)
+    inner = protocol.get("inner_folds") if searches_grid(spec["method_config"]) else None
+    small = small_classes(y, folds, inner)
     if small and not spec["dataset_options"].get(SMALL_CLASSES_OPTION):
         paper, dataset = spec["paper"], spec["dataset"]
         listed = ", ".join(f"{label!r} ({count} rows)" for label, count in small.items())
+        inner_text = f" (or, in an outer training part, than its {inner} inner folds)" if inner else ""
         raise ProtocolError(
             f"data set '{dataset}' (paper.{paper}.experiments.{spec['experiment']}, protocol "
             f"'{protocol.get('name', protocol['kind'])}', outer_folds {folds}): class(es) {listed} "
-            f"have fewer rows than the {folds} folds, so some folds would lack them; to run it "
-            f"anyway, set the data set option {SMALL_CLASSES_OPTION} "
+            f"have fewer rows than the {folds} folds{inner_text}, so some folds would lack them; "
+            f"to run it anyway, set the data set option {SMALL_CLASSES_OPTION} "
             f"(+paper.{paper}.dataset_options.{dataset}.{SMALL_CLASSES_OPTION}=true): the job's "
             "spec and the report then say so"
         )
