@@ -61,8 +61,28 @@ def cmd_scan(args: argparse.Namespace) -> None:
         scan(args)
 
 
+def _check_class_sizes(spec: dict, args: argparse.Namespace) -> None:
+    """Before any fitting, refuse a job whose stratified folds would lack a class, unless its
+    data set's option says to run anyway (``evaluation/folds.py``), and then say so in its log."""
+    from .evaluation.folds import SMALL_CLASSES_OPTION, check_class_sizes, protocol_folds
+
+    if protocol_folds(spec["protocol"]) is None:
+        return
+    from .runner import _job_data
+
+    _, y = _job_data(spec, args.data, args.threads)  # the rows and labels its protocol receives
+    small = check_class_sizes(y, spec)
+    if small:
+        _log(
+            f"{spec['dataset']}: class(es) {small} have fewer rows than the "
+            f"{protocol_folds(spec['protocol'])} folds, so some folds lack them: run anyway "
+            f"(data set option {SMALL_CLASSES_OPTION})"
+        )
+
+
 def cmd_train(args: argparse.Namespace) -> None:
     """Run one (paper, experiment, method, data set) job and write its run record."""
+    _check_class_sizes(_read_json(args.spec), args)
     piece_log = None
     if args.piece_log:  # what its kept pieces depend on, and where they are (record/pieces.py)
         from .record.pieces import PieceLog

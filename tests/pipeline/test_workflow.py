@@ -220,6 +220,25 @@ def test_unknown_dataset_stops_with_the_valid_names(tmp_path):
     assert "unknown data set 'wnie'" in proc.stderr + proc.stdout
 
 
+def test_a_target_outside_only_is_refused_naming_only(tmp_path):
+    """A record, or a table or figure none of whose cells only= computes, asked for as a target:
+    one error naming only= and what the target needs, while planning (a dry run shows it)."""
+    only = 'only=["brf/main/knn/wine"]'  # after the helper's --config tag=... overrides=...
+    targets = {
+        "results/runs/tiny/brf/main/rf/wine.csv": "needs the record of brf/main/rf/wine",
+        "results/tables/tiny/brf_readings_accuracy.csv": "table brf/readings_accuracy (experiment readings)",
+        "figures/tiny/brf_fig4_accuracy_vs_h.png": "figure brf/fig4_accuracy_vs_h (experiment sweep_h)",
+    }
+    for target, needs in targets.items():
+        proc = snakemake(tmp_path, only, "--dry-run", target, check=False)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode != 0 and needs in out, out
+        assert "--config only=['brf/main/knn/wine'] leaves out" in out and "No rule to produce" not in out
+    # a table that only= gives a finished cell is made, partial
+    proc = snakemake(tmp_path, only, "--dry-run", "results/tables/tiny/brf_table2.csv")
+    assert "rule report:" in proc.stdout
+
+
 def test_partial_report_is_made_from_the_finished_jobs(finished_run, tmp_path):
     workdir = tmp_path / "partial"
     shutil.copytree(finished_run, workdir, symlinks=True)

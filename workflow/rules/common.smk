@@ -548,3 +548,45 @@ if _flag("records_only", False):
         sys.exit(f"forestrepro: records_only=true, but {len(_not_current)} of the report's {len(REPORTED_JOBS)} "
                  "records are missing or stale:\n  " + "\n  ".join(_not_current[:20])
                  + ("\n  ..." if len(_not_current) > 20 else ""))
+
+
+# The tables and figures that only= leaves without a finished cell, so out of this run's report
+# (LEFT_OUT): a target among their files (results/tables/<tag>/<paper>_<table>.csv, its .md, .tex,
+# _ranks.json and CD diagram, or a paper figure) is refused naming only= (rule outside_only_report,
+# train.smk).
+def _left_out_by_only():
+    """``{output path: what it is}`` of the tables and figures that have jobs in this tag but
+    none that this run finishes, because of only=."""
+    if not ONLY_GIVEN:
+        return {}
+    left_out = {}
+    for paper in CFG["papers"]:
+        for table, tcfg in CFG["paper"][paper]["tables"].items():
+            if (paper, table) in TABLES or (paper, tcfg["experiment"]) not in _PLANNED:
+                continue
+            stem = f"{paper}_{table}"
+            files = [f"{RESULTS}/tables/{TAG}/{stem}{end}" for end in (".csv", ".md", ".tex", "_ranks.json")]
+            files += [f"{FIGURES}/{TAG}/{stem}_cd.{ext}" for ext in ("png", "pdf")]
+            left_out.update(dict.fromkeys(files, f"table {paper}/{table} (experiment {tcfg['experiment']})"))
+        for figure, fcfg in CFG["paper"][paper].get("figures", {}).items():
+            if (paper, figure) in PAPER_FIGURES or (paper, fcfg["experiment"]) not in _PLANNED:
+                continue
+            files = [f"{FIGURES}/{TAG}/{paper}_{figure}.{ext}" for ext in ("png", "pdf", "claims.json")]
+            left_out.update(dict.fromkeys(files, f"figure {paper}/{figure} (experiment {fcfg['experiment']})"))
+    return left_out
+
+
+LEFT_OUT_BY_ONLY = _left_out_by_only()
+LEFT_OUT_BY_ONLY_PATHS = "|".join(re.escape(path) for path in LEFT_OUT_BY_ONLY) or "(?!)"
+
+
+def refuse_left_out_by_only(wildcards):
+    """The input of outside_only_report: refuse the target, naming only= and what it needs."""
+    from snakemake.exceptions import WorkflowError
+
+    raise WorkflowError(
+        f"forestrepro: {wildcards.path} is part of {LEFT_OUT_BY_ONLY[wildcards.path]}, none of whose "
+        f"cells has a record once this run ends: --config only={ONLY} leaves out the jobs it needs "
+        "(only= bounds the jobs a run trains, whatever the target): add them to only=, or drop only="
+    )
+

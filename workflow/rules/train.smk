@@ -142,3 +142,26 @@ rule outside_only:
         CONDA_ENV
     shell:
         "echo '{wildcards.job} is outside --config only=' > {log}; exit 1"
+
+
+# A table or figure that only= leaves without a finished cell is not in this run's report: asked
+# for as a target, it is refused while Snakemake plans, naming only= and the experiment whose jobs
+# it needs (its input function raises: LEFT_OUT_BY_ONLY, common.smk), rather than Snakemake's
+# "No rule to produce".
+rule outside_only_report:
+    input:
+        refuse_left_out_by_only,
+    output:
+        "{path}",
+    log:
+        f"{RESULTS}/logs/{TAG}/outside_only/{{path}}.log",
+    wildcard_constraints:
+        path=LEFT_OUT_BY_ONLY_PATHS,
+    threads: 1
+    resources:
+        mem_mb=100,
+        runtime=1,
+    conda:
+        CONDA_ENV
+    shell:
+        "echo '{output} is outside --config only=' > {log}; exit 1"

@@ -10,7 +10,10 @@ can run), forcing the report rule (tables, figures, page) so nothing is taken fr
     python workflow/scripts/committed_reports.py --check    # and fail if git would see a change
 
 The check is what CI runs on a fresh clone: every committed report must come back byte for
-byte from the committed records, and no file may appear in or vanish from its directory.
+byte from the committed records, and no file may appear in or vanish from its directory. Since
+the reports are rebuilt from HEAD's records (below), the check first refuses a run record under
+``results/runs/`` that differs from HEAD (modified, added or deleted), naming each: its change
+would not be checked.
 
 Then the script writes the index of the committed reports, ``results/report/paper/index.md``
 (and ``index.html``): one row per report, its cells within tolerance and its claims by verdict
@@ -46,6 +49,7 @@ REPO = Path(__file__).resolve().parents[2]
 # this checkout's library (for the index), not the one installed in the virtualenv
 sys.path.insert(0, str(REPO / "src"))
 COMMITTED = Path("results/report/paper")
+RECORDS = Path("results/runs")
 MANIFEST = COMMITTED / "reports.yaml"
 # The rule that makes a report from records: its tables, figures and page, in one job
 # (workflow/rules/report.smk). A report pinned to an older commit runs that commit's rules,
@@ -160,6 +164,33 @@ def rebuild(name: str, entry: dict, cores: int) -> str:
     )
 
 
+# git status --porcelain's two-letter codes, by the letter that says what happened to the file
+CHANGES = {"M": "modified", "T": "modified", "A": "added", "?": "added", "D": "deleted", "R": "renamed"}
+
+
+def uncommitted_records() -> list[str]:
+    """Each file under ``results/runs/`` that differs from HEAD, as ``<what>: <path>``."""
+    status = git("status", "--porcelain", "--untracked-files=all", "--", str(RECORDS))
+    changed = []
+    for line in status.splitlines():
+        code, path = line[:2], line[3:]
+        what = next((CHANGES[c] for c in code if c in CHANGES), f"changed ({code.strip()})")
+        changed.append(f"{what}: {path}")
+    return changed
+
+
+def check_records_committed() -> None:
+    """Fail, naming them, if run records differ from HEAD: the reports are rebuilt from HEAD's."""
+    changed = uncommitted_records()
+    if changed:
+        sys.exit(
+            f"{len(changed)} run record file(s) under {RECORDS}/ differ from HEAD:\n  "
+            + "\n  ".join(changed)
+            + "\nthe committed reports are rebuilt from HEAD's records, so these changes are not "
+            "checked: commit them (or restore HEAD's with git restore / git clean) and check again"
+        )
+
+
 def check_unchanged() -> None:
     """Fail if the committed reports differ from git's (changed, added or removed files)."""
     status = subprocess.run(
@@ -193,6 +224,8 @@ def main() -> None:
     unknown = sorted(set(args.names) - set(manifest))
     if unknown:
         sys.exit(f"unknown committed reports {unknown}; {MANIFEST} has {sorted(manifest)}")
+    if args.check:
+        check_records_committed()
     started = time.perf_counter()
     names = args.names or list(manifest)
     # pinned reports first: an older commit's pipeline makes each table and figure in a process

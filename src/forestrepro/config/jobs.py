@@ -20,6 +20,7 @@ from pathlib import Path
 from ..io import write_text_if_changed
 from ..record.store import spec_digest
 from .errors import ConfigError
+from .folds import fold_problems
 
 TAG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -264,7 +265,8 @@ def plan_spec_files(
     """The jobs, each with the scan step it reads (``scan_name``) and its spec's digest, and
     the text of every specification file: the resolved config, one spec per data set, job,
     table and figure. Nothing is written. Raises ``ConfigError`` naming every method whose
-    parameters its estimator rejects (``method_params``)."""
+    parameters its estimator rejects (``method_params``), or every data set with fewer rows
+    than its protocol's folds (``folds``)."""
     from .compose import dump_yaml
     from .method_params import check_method_params  # scikit-learn and every estimator
 
@@ -303,6 +305,9 @@ def plan_spec_files(
     problems = check_method_params(specs)
     if problems:
         raise ConfigError("invalid method parameters:\n  " + "\n  ".join(problems))
+    problems = fold_problems(cfg, specs)
+    if problems:
+        raise ConfigError("more folds than rows:\n  " + "\n  ".join(problems))
     for paper in cfg["papers"]:
         pcfg = cfg["paper"][paper]
         for table, tcfg in pcfg["tables"].items():

@@ -28,10 +28,12 @@ PACKAGES = ("numpy", "pandas", "scipy", "scikit-learn", "numba", "highspy", "pya
 RESULT_PATHS = ("src", "conf", "workflow", "Snakefile", "pyproject.toml", "constraints.txt")
 # Code a job imports that cannot change its numbers, so editing it leaves records current:
 # the command line (it parses arguments and calls ``runner.py``), the progress lines it logs
-# (``progress.py``: it reads log records and the clock, and no library module imports it) and
-# this package, which writes and checks records (a change of what a record holds bumps
+# (``progress.py``: it reads log records and the clock, and no library module imports it), the
+# check of a job's class sizes against its folds that the command line makes before training
+# (``evaluation/folds.py``: it refuses a job or lets it run, and no training module imports it)
+# and this package, which writes and checks records (a change of what a record holds bumps
 # ``store.FORMAT``).
-NOT_RESULT_CODE = ("cli.py", "progress.py", "record/")
+NOT_RESULT_CODE = ("cli.py", "progress.py", "evaluation/folds.py", "record/")
 
 
 def file_sha256(path: str | Path) -> str:

@@ -175,6 +175,12 @@ def paper_notes(
                 f"{label}: each run of {options['block_mean']} consecutive features replaced by its mean "
                 f"(paper.{spec['paper']}.dataset_options.{dataset}.block_mean)."
             )
+        if options.get("allow_small_classes"):
+            notes.append(
+                f"{label}: run although some class has fewer rows than the folds, so some folds lack "
+                f"it (paper.{spec['paper']}.dataset_options.{dataset}.allow_small_classes; the job's "
+                "log names the classes)."
+            )
         if "repeats" in options:
             notes.append(
                 f"{label}: {options['repeats']} split(s), in place of the protocol's "
