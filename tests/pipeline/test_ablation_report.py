@@ -14,9 +14,11 @@ from forestrepro.report.baseline import (
     COPIED,
     UNCHANGED,
     Ablation,
+    baseline_blocks,
     compare_with_baseline,
 )
 from forestrepro.report.build import report_title
+from forestrepro.report.document import Paragraph, Table
 
 from .test_records_workflow import MIRROR, REPO, SNAKEMAKE
 
@@ -114,6 +116,25 @@ def test_a_changed_cell_copied_from_another_ablation_says_so():
     got = compare_with_baseline(cells, _cells([("wine", "knn", 0.94, 0.96)]), SPEC, ablation).iloc[0]
     assert got["state"] == CHANGED and got["delta"] == pytest.approx(-0.06)
     assert got["note"] == "from tag quick-1a2b3c4d, which ran the same specs"
+
+
+def test_a_table_the_overrides_leave_alone_is_one_sentence_and_a_changed_one_lists_every_cell():
+    cells = _cells([("wine", "knn", 0.94, 0.90), ("wine", "rf", 0.96, 0.95)])
+    jobs = frozenset({"brf/main/knn/wine", "brf/main/rf/wine"})
+    alone = compare_with_baseline(cells, cells, SPEC, _ablation(recorded=jobs))
+    heading, counts = baseline_blocks(alone, {}, _ablation())
+    assert heading.text == "Against the baseline (tag quick)"
+    assert counts == Paragraph(
+        "This table's 2 cells: 0 changed by the overrides (a job's spec differs from the baseline's), "
+        "2 copied (the baseline's specs and records)."
+    )
+    ablation = _ablation(recorded=jobs, changed=frozenset({"brf/main/knn/wine"}))
+    baseline = _cells([("wine", "knn", 0.94, 0.96), ("wine", "rf", 0.96, 0.95)])
+    *_, table = baseline_blocks(compare_with_baseline(cells, baseline, SPEC, ablation), {}, ablation)
+    assert isinstance(table, Table) and table.header[3] == "Baseline (quick)"
+    knn, rf = table.rows
+    assert knn[:6] == ("wine", "knn", "0.9400", "0.9600", "0.9000", "-0.0600") and knn[6].text == "changed"
+    assert rf[3:6] == ("the same", "0.9500", "—") and rf[6].text == "copied: the same specs as tag quick"
 
 
 def test_an_ablations_title_names_its_baseline_and_overrides():

@@ -159,9 +159,10 @@ def ablation_intro(tag: str, ablation: Ablation, comparisons: list[pd.DataFrame]
 
 
 def baseline_blocks(comparison: pd.DataFrame, spec: dict, ablation: Ablation) -> list:
-    """A table's cells against the baseline (``compare_with_baseline``'s): each changed cell with
-    the published value, the baseline's, this run's and the difference; each other cell marked
-    as copied (or not run yet)."""
+    """A table's cells against the baseline (``compare_with_baseline``'s), counted by state, and
+    where the overrides changed some, one row per cell: a changed cell with the published value,
+    the baseline's, this run's and the difference; each other cell marked as copied (or not run
+    yet)."""
     digits = spec.get("digits", 4)
     rows = tuple(
         (
@@ -178,9 +179,13 @@ def baseline_blocks(comparison: pd.DataFrame, spec: dict, ablation: Ablation) ->
         )
         for _, r in comparison.iterrows()
     )
+    heading = Heading(f"Against the baseline (tag {ablation.baseline})", 4)
+    counts = f"This table's {len(comparison)} cell{'s' * (len(comparison) != 1)}: {_states_text(comparison['state'])}."
+    if not (comparison["state"] == CHANGED).any():  # no value to set beside the baseline's
+        return [heading, Paragraph(counts)]
     return [
-        Heading(f"Against the baseline (tag {ablation.baseline})", 4),
-        Paragraph(f"This table's {len(comparison)} cells: {_states_text(comparison['state'])}."),
+        heading,
+        Paragraph(counts),
         Table(
             (
                 "Data set",
