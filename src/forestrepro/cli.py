@@ -121,7 +121,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     diagrams, the paper's figures, then the page ``index.{md,html}`` with the run records'
     provenance. One process makes them all: each is a fraction of a second of work after
     seconds of imports (pandas, scipy.stats, matplotlib)."""
-    from .report.build import build_report
+    from .report.baseline import Ablation, baseline_cells, donor_tag
+    from .report.build import build_report, record_job
     from .report.figures import plot_cd_pair
     from .report.paper_figures import draw_figure
     from .report.tables import build_table, write_table
@@ -155,6 +156,29 @@ def cmd_report(args: argparse.Namespace) -> None:
         figures.append((Path(png), spec))
     dataset_specs = {spec["name"]: spec for spec in map(_read_json, args.dataset_specs)}
     records = [_read_json(p) for p in args.records]
+    ablation = None
+    if args.ablation:  # a run with overrides under a tag of its own, beside its baseline's records
+        plan = _read_json(args.ablation)
+        baseline_runs = _runs_by_experiment(
+            [[experiment, *paths] for experiment, paths in plan["runs"].items()]
+        )
+        ablation = Ablation(
+            baseline=plan["baseline"],
+            overrides=tuple(plan["overrides"]),
+            changed=frozenset(plan["changed"]),
+            missing=plan["missing"],
+            recorded=frozenset(record_job(r) for r in records),
+            copied_from={record_job(r): donor_tag(r) for r in records if donor_tag(r) is not None},
+            cells={
+                (spec["paper"], spec["table"]): baseline_cells(
+                    baseline_runs.get(f"{spec['paper']}/{spec['experiment']}", pd.DataFrame()).copy(),
+                    spec,
+                    plan["missing"],
+                    partial["pending"] if partial else {},
+                )
+                for _, spec, _ in tables
+            },
+        )
     build_report(
         args.tag,
         tables,
@@ -167,6 +191,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         committed=args.committed,
         embedded_html=args.embedded_html,
         covers=args.covers,
+        ablation=ablation,
     )
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
@@ -501,6 +526,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="JSON",
         help="a partial report: {finished, jobs, pending: {job path: why it has no record}}",
+    )
+    p.add_argument(
+        "--ablation",
+        default=None,
+        metavar="JSON",
+        help="an ablation's report: {baseline, overrides, changed: [job path], missing: {job path: why}, "
+        "runs: {paper/experiment: [the baseline's records of changed jobs, this run's of the others]}}",
     )
     p.set_defaults(func=cmd_report)
 

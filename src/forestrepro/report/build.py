@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 from ..io import write_text_atomic
+from .baseline import Ablation, ablation_intro, ablation_title, baseline_blocks, compare_with_baseline
 from .deviations import KINDS
 from .document import (
     Bullets,
@@ -197,16 +198,18 @@ def data_provenance_of(records: list[dict]) -> dict:
     return found
 
 
-def report_title(tag: str, papers: dict[str, str]) -> str:
+def report_title(tag: str, papers: dict[str, str], ablation: Ablation | None = None) -> str:
     """The report's title, naming its papers (``{paper: its title}``, in the report's order)
     and its tag: "forestrepro report on BRF (tag paper): Banzhaf random forests: ...", or for
-    several papers "forestrepro report on BRF, RCRF and WDF (tag quick)"."""
+    several papers "forestrepro report on BRF, RCRF and WDF (tag quick)"; an ``ablation`` also
+    names its baseline tag and overrides ("(tag quick-1a2b3c4d, an ablation of tag quick: ...)")."""
     names = [paper.upper() for paper in papers]
+    label = f"tag {tag}" if ablation is None else ablation_title(tag, ablation)
     if not names:
-        return f"forestrepro report (tag {tag})"
+        return f"forestrepro report ({label})"
     if len(names) == 1:
-        return f"forestrepro report on {names[0]} (tag {tag}): {next(iter(papers.values()))}"
-    return f"forestrepro report on {', '.join(names[:-1])} and {names[-1]} (tag {tag})"
+        return f"forestrepro report on {names[0]} ({label}): {next(iter(papers.values()))}"
+    return f"forestrepro report on {', '.join(names[:-1])} and {names[-1]} ({label})"
 
 
 def one_line_summary(results: list, figure_claims: list[list[dict]], partial: dict | None) -> str:
@@ -293,6 +296,7 @@ def build_report(
     committed: bool = False,
     embedded_html: str | Path | None = None,
     covers: str | None = None,
+    ablation: Ablation | None = None,
 ) -> None:
     """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
     and the papers' ``figures`` = [(png, spec)], from the run ``records`` (provenance dicts)
@@ -301,7 +305,10 @@ def build_report(
     records made from a tree with uncommitted changes. ``out_dir/figures`` ends up holding
     exactly the figures the report shows. ``embedded_html``: also write the page with its figures
     embedded, as one self-contained file (for ``snakemake --report``). ``covers``: what the report
-    covers, stated under its opening sentence (a committed report's, from reports.yaml)."""
+    covers, stated under its opening sentence (a committed report's, from reports.yaml). An
+    ``ablation`` (a run with overrides under a tag of its own) names its overrides and baseline
+    tag in the title and first lines, and each table's section compares its cells with the
+    baseline's (``report/baseline.py``)."""
     out_dir = Path(out_dir)
     if committed:
         dirty = sorted(record_job(r) for r in records if r["git"].get("clean") is not True)
@@ -314,8 +321,13 @@ def build_report(
     data_provenance = data_provenance_of(records)
     shutil.rmtree(out_dir / "figures", ignore_errors=True)
     doc = Document(
-        report_title(tag, {spec["paper"]: spec.get("title", spec["paper"]) for _, spec, _ in tables})
+        report_title(
+            tag, {spec["paper"]: spec.get("title", spec["paper"]) for _, spec, _ in tables}, ablation
+        )
     )
+    comparisons = []  # each table's cells against an ablation's baseline
+    if ablation is not None:
+        doc.add(Paragraph(""))  # filled in once every table is compared
     doc.add(
         Paragraph(
             "Each published number beside the number this pipeline regenerated from raw data. "
@@ -404,6 +416,11 @@ def build_report(
                 rows_fed.update(result.cells.dropna(subset=["rows_fed"]).groupby("dataset")["rows_fed"].max())
             table_at.append((len(doc.blocks), result))
             doc.add(*table_section(result, figure, pending, record_link))
+            if ablation is not None:
+                comparisons.append(
+                    compare_with_baseline(result.cells, ablation.cells[paper, spec["table"]], spec, ablation)
+                )
+                doc.add(*baseline_blocks(comparisons[-1], spec, ablation))
             if figure is not None:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(figure, out_dir / "figures" / figure.name)
@@ -435,6 +452,8 @@ def build_report(
     doc.add(*provenance_block(tag, records, n_jobs, held))
     doc.add(*records_block(tag, records, out_dir))
     _fill_contents(doc, contents_at, table_at, figure_at)
+    if ablation is not None:
+        doc.blocks[0] = ablation_intro(tag, ablation, comparisons)
     doc.blocks[one_line_at] = Paragraph(
         one_line_summary([r for _, r in table_at], [claims for _, _, claims in figure_at], partial)
     )
