@@ -1,25 +1,25 @@
 """The workflow on a Slurm cluster gives the tables of a local run, and each job's threads,
 mem_mb and runtime reach sbatch (issue 26, "Slurm, proven"; issue 67: what the profile plans,
-fit times aside).
+fit times aside). This module holds the full test and the helpers test_slurm_smoke.py shares.
 
-The Slurm test is skipped unless `sinfo` is on PATH (and the slurm extra is installed). Here, a
+The full test runs only when asked for (conftest.py), and is skipped unless `sinfo` is on PATH
+and the slurm extra is installed (with FORESTREPRO_REQUIRE_SLURM=1 it fails instead). Here, a
 one-node cluster on this machine: `tests/cluster/start_slurm.sh` (as root), then
 
-    .venv/bin/python -m pytest -v tests/cluster
+    .venv/bin/python -m pytest -v -m slurm_full tests/cluster
 
 runs a tiny configuration of BRF's quick profile three times: dry (`snakemake -n` with the
 Slurm run's arguments: the plan the test expects), locally (--cores 2), and with
 `--workflow-profile profiles/slurm`. The one job that makes the tables (rule report) needs
-every record of the tag, so every training job of the configuration runs: 40 today, each on one
-thread but KNN's on two. It compares every table byte for byte but the measured times (a table
-whose metric is a duration: its values over the folds, `fit_seconds` per outer fold, differ
-between any two runs; the rest of it is compared), and checks that exactly the planned training
-jobs went to Slurm, each with its planned threads, memory and time limit. Here (Debian 12's
-slurm-wlm 22.05.8, one 2-CPU node busy with other work): 16 min, of which the local run 210 s
-and the Slurm run 746 s. On a real cluster: SLURM_TEST_PARTITION (default: the cluster's
-default partition), SLURM_TEST_ACCOUNT (default: none, --slurm-no-account) and SLURM_TEST_DIR
-(a directory every node sees; default: pytest's temporary directory, which only a one-node
-cluster shares).
+every record of the tag, so every training job of the configuration runs (the test prints how
+many), each on one thread but KNN's on two. It compares every table byte for byte but the
+measured times (a table whose metric is a duration: its values over the folds, `fit_seconds`
+per outer fold, differ between any two runs; the rest of it is compared), and checks that
+exactly the planned training jobs went to Slurm, each with its planned threads, memory and time
+limit. The wall time of a run on Slurm 22.05.8 is in docs/pages/cluster.md. On a real cluster:
+SLURM_TEST_PARTITION (default: the cluster's default partition), SLURM_TEST_ACCOUNT (default:
+none, --slurm-no-account) and SLURM_TEST_DIR (a directory every node sees; default: pytest's
+temporary directory, which only a one-node cluster shares).
 
 The table comparison itself is tested without Slurm (the tests below the Slurm test): a table
 that differs fails it, a fit time that differs does not.
@@ -39,12 +39,12 @@ from pathlib import Path
 
 import pytest
 
+from forestrepro.config import compose_config, plan_jobs
 from forestrepro.record.equivalence import is_time_column
 
 REPO = Path(__file__).resolve().parents[2]
 MIRROR = Path(os.environ.get("FORESTREPRO_MIRROR", REPO.parent / "shared" / "datasets")).resolve()
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-FORESTREPRO = str(Path(sys.executable).with_name("forestrepro"))
 TAG = "tiny"
 # tests/pipeline/test_workflow.py's tiny configuration of BRF; on the quick profile every job
 # asks for 1 thread, so KNN's ask for 2 (capped at --max-threads): a mix-up of two jobs'
@@ -73,21 +73,24 @@ METRIC_COLUMNS = ("mean", "std", "min", "max", "delta", "within")
 DECIMAL = re.compile(r"\d+\.\d+")  # a duration in the Markdown and LaTeX tables (0.0431 ± 0.0207)
 
 
-def _out(*cmd):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+def stdout_of(*cmd):
+    """A command's output; its error message if it fails (sinfo: no controller answers)."""
+    proc = subprocess.run(cmd, check=False, capture_output=True, text=True)
+    assert proc.returncode == 0, f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}"
+    return proc.stdout
 
 
 def _partition():
     """SLURM_TEST_PARTITION, else the cluster's default partition (sinfo marks it with *)."""
     if os.environ.get("SLURM_TEST_PARTITION"):
         return os.environ["SLURM_TEST_PARTITION"]
-    names = _out("sinfo", "-h", "-o", "%P").split()
+    names = stdout_of("sinfo", "-h", "-o", "%P").split()
     assert names, "sinfo lists no partition: is slurmctld up? (tests/cluster/start_slurm.sh)"
     return next((n[:-1] for n in names if n.endswith("*")), names[0])
 
 
-def _max_threads(partition):
-    cpus = _out("sinfo", "-h", "-p", partition, "-o", "%c").split()
+def max_threads_of(partition):
+    cpus = stdout_of("sinfo", "-h", "-p", partition, "-o", "%c").split()
     assert cpus, f"sinfo knows no partition {partition!r}; set SLURM_TEST_PARTITION"
     return min(THREADS, *(int(c.rstrip("+")) for c in cpus))
 
@@ -100,7 +103,43 @@ def _status_command():
     return "sacct" if proc.returncode == 0 and "disabled" not in proc.stdout + proc.stderr else "squeue"
 
 
-def _snakemake(workdir, *args):
+def require_slurm():
+    """The cluster's partition to test on; skip where Slurm, the slurm extra or the data mirror is
+    missing, or fail there with FORESTREPRO_REQUIRE_SLURM=1 (.ci/run: never a silent skip)."""
+    missing = [
+        reason
+        for absent, reason in (
+            (shutil.which("sinfo") is None, "no Slurm here (sinfo not on PATH)"),
+            (
+                importlib.util.find_spec("snakemake_executor_plugin_slurm") is None,
+                'the slurm extra is not installed: pip install -e ".[slurm]" -c constraints.txt',
+            ),
+            (not MIRROR.is_dir(), f"data mirror not found at {MIRROR} (FORESTREPRO_MIRROR)"),
+        )
+        if absent
+    ]
+    if missing:
+        (pytest.fail if os.environ.get("FORESTREPRO_REQUIRE_SLURM") == "1" else pytest.skip)(
+            "; ".join(missing)
+        )
+    return _partition()
+
+
+def runs_dir(tmp_path_factory, partition, name):
+    """Where a test's runs go: SLURM_TEST_DIR/<name>, else a temporary directory, which only a
+    one-node cluster shares with its node."""
+    if os.environ.get("SLURM_TEST_DIR"):
+        return Path(os.environ["SLURM_TEST_DIR"]) / name
+    if sum(int(n) for n in stdout_of("sinfo", "-h", "-p", partition, "-o", "%D").split()) > 1:
+        pytest.skip(
+            f"partition {partition!r} has several nodes: set SLURM_TEST_DIR to a directory they all see"
+        )
+    return tmp_path_factory.mktemp(name)
+
+
+def snakemake(workdir, *args, config=(), targets=TARGETS, timeout=TIMEOUT):
+    """Run the workflow on the tiny configuration (and ``config``, more --config items) in
+    ``workdir``; return its log and wall seconds."""
     cmd = [
         SNAKEMAKE,
         "--snakefile",
@@ -111,20 +150,21 @@ def _snakemake(workdir, *args):
         "--config",
         f"tag={TAG}",
         "overrides=[" + ",".join(f'"{o}"' for o in TINY) + "]",
+        *config,
         "--",
-        *TARGETS,
+        *targets,
     ]
     env = {**os.environ, "FORESTREPRO_MIRROR": str(MIRROR)}
     start = time.monotonic()
     try:
-        proc = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+        proc = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as err:
         log = "".join(b.decode() if isinstance(b, bytes) else b or "" for b in (err.stdout, err.stderr))
         run_id = re.search(r"SLURM run ID: (\S+)", log)
         if run_id:  # the run's jobs are named by its run ID
             subprocess.run(["scancel", "--name", run_id.group(1)], check=False)
         pytest.fail(
-            f"snakemake still running after {TIMEOUT} s (a job pending for CPUs or memory no node has?):\n"
+            f"snakemake still running after {timeout} s (a job pending for CPUs or memory no node has?):\n"
             f"{log[-6000:]}"
         )
     seconds = time.monotonic() - start
@@ -134,7 +174,7 @@ def _snakemake(workdir, *args):
     return log, seconds
 
 
-def _slurm_args(partition, max_threads):
+def slurm_args(partition, max_threads):
     args = [
         "--workflow-profile",
         str(REPO / "profiles" / "slurm"),
@@ -157,30 +197,27 @@ def _slurm_args(partition, max_threads):
     ]  # --verbose: the executor logs each sbatch call
 
 
-def _runs(tmp_path_factory):
-    """The dry run and the two runs (one test calls this: pytest -n 2 would give each test of a
-    module fixture its own worker, and so its own runs)."""
-    partition = _partition()
-    if os.environ.get("SLURM_TEST_DIR"):
-        base = Path(os.environ["SLURM_TEST_DIR"])
-    elif sum(int(n) for n in _out("sinfo", "-h", "-p", partition, "-o", "%D").split()) > 1:
-        pytest.skip(
-            f"partition {partition!r} has several nodes: set SLURM_TEST_DIR to a directory they all see"
-        )
-    else:
-        base = tmp_path_factory.mktemp("slurm")
-    plan, local, slurm = base / "plan", base / "local", base / "slurm"
-    for d in (plan, local, slurm):
+def fresh_dirs(base, *names):
+    """Empty directories ``base/<name>``, one per run (SLURM_TEST_DIR's from an earlier test removed)."""
+    dirs = [base / name for name in names]
+    for d in dirs:
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir(parents=True)
-    max_threads = _max_threads(partition)
+    return dirs
+
+
+def _runs(partition, base):
+    """The dry run and the two runs (one test calls this: pytest -n 2 would give each test of a
+    module fixture its own worker, and so its own runs)."""
+    plan, local, slurm = fresh_dirs(base, "plan", "local", "slurm")
+    max_threads = max_threads_of(partition)
     # the plan: the Slurm run's own command, dry. A dry run runs its jobs nowhere and caps their
     # threads at --cores (1 unless given), so --cores max-threads leaves the Slurm run's cap
-    plan_log, _ = _snakemake(
-        plan, *_slurm_args(partition, max_threads), "--dry-run", "--cores", str(max_threads)
+    plan_log, _ = snakemake(
+        plan, *slurm_args(partition, max_threads), "--dry-run", "--cores", str(max_threads)
     )
-    local_log, local_s = _snakemake(local, "--cores", "2")
-    slurm_log, slurm_s = _snakemake(slurm, *_slurm_args(partition, max_threads))
+    local_log, local_s = snakemake(local, "--cores", "2")
+    slurm_log, slurm_s = snakemake(slurm, *slurm_args(partition, max_threads))
     print(f"\nwall time: local {local_s:.0f} s, Slurm {slurm_s:.0f} s ({base})")
     return {
         "local": local,
@@ -232,14 +269,14 @@ def _submitted(log):
     return submitted
 
 
-def _minutes(limit):
+def minutes(limit):
     """Slurm's [D-]HH:MM:SS time limit in minutes."""
     days, _, hms = limit.rpartition("-")
     h, m, s = (int(x) for x in hms.split(":"))
     return int(days or 0) * 1440 + h * 60 + m + (s > 0)
 
 
-def _megabytes(mem):
+def megabytes(mem):
     return int(float(mem[:-1]) * {"K": 1 / 1024, "M": 1, "G": 1024, "T": 1024**2}[mem[-1]])
 
 
@@ -296,9 +333,10 @@ def check_tables(local, slurm):
 
 
 def _configured_jobs():
-    """The jobs of the configuration (`forestrepro plan`: the tag, then a job path a line)."""
-    out = _out(FORESTREPRO, "plan", "--conf", str(REPO / "conf"), "--tag", TAG, *TINY)
-    return {f"job={line.strip()}" for line in out.splitlines()[1:]}
+    """The jobs of the configuration, as `forestrepro plan` lists them: the library's own plan
+    (`forestrepro.config.plan_jobs`), not plan's text, which is for people."""
+    cfg = compose_config(TINY, conf_dir=REPO / "conf")
+    return {f"job={job.path}" for job in plan_jobs(cfg)}
 
 
 RESOURCES = ("threads", "mem_mb", "runtime")
@@ -354,22 +392,18 @@ def _check_resources(runs):
         fields = dict(f.split("=", 1) for f in proc.stdout.split() if "=" in f)
         assert fields["JobState"] == "COMPLETED", what
         assert int(fields["NumCPUs"]) == expected["threads"], what
-        assert _megabytes(fields["MinMemoryNode"]) == expected["mem_mb"], what
-        assert _minutes(fields["TimeLimit"]) == expected["runtime"], what
+        assert megabytes(fields["MinMemoryNode"]) == expected["mem_mb"], what
+        assert minutes(fields["TimeLimit"]) == expected["runtime"], what
     return len(train)
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("sinfo") is None, reason="no Slurm here (sinfo not on PATH)")
-@pytest.mark.skipif(
-    importlib.util.find_spec("snakemake_executor_plugin_slurm") is None,
-    reason='the slurm extra is not installed: pip install -e ".[slurm]" -c constraints.txt',
-)
-@pytest.mark.skipif(not MIRROR.is_dir(), reason=f"data mirror not found at {MIRROR} (FORESTREPRO_MIRROR)")
+@pytest.mark.slurm_full
 def test_slurm_run_gives_the_local_tables_and_each_training_job_its_threads_memory_and_runtime(
     tmp_path_factory,
 ):
-    runs = _runs(tmp_path_factory)
+    partition = require_slurm()
+    runs = _runs(partition, runs_dir(tmp_path_factory, partition, "slurm"))
     loose = check_tables(runs["local"], runs["slurm"])
     jobs = _check_resources(runs)
     print(
