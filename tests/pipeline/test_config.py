@@ -427,3 +427,18 @@ def test_an_experiments_protocol_options_go_over_its_protocol_for_its_jobs_only(
     assert spec["protocol"]["repeats"] == 2 and spec["protocol"]["name"] == "wdf_holdout"
     with pytest.raises(ConfigError, match="n_trees"):
         compose_config(["+paper.wdf.experiments.main.protocol_options={n_trees: 3}"], profile="paper")
+
+
+def test_only_overrides_that_can_change_a_result_make_an_ablation():
+    """Where data is read from, what runs and what a job reserves change no result: an ablation's
+    report names only the others (and a run with those alone keeps its profile's tag)."""
+    from forestrepro.config.jobs import result_overrides
+
+    given = [
+        "papers=[brf]",
+        "data.sources=[openml]",
+        "+method.rf.resources.threads=2",
+        "method.rf.params.n_estimators=5",
+        "protocol.brf_cv5.outer_folds=3",
+    ]
+    assert result_overrides(given) == ["method.rf.params.n_estimators=5", "protocol.brf_cv5.outer_folds=3"]

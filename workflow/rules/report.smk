@@ -6,65 +6,6 @@
 # workflow/scripts/committed_reports.py).
 
 
-# An ablation: a run with overrides under a tag of its own is compared with its baseline, the
-# tag of the same profile without overrides (report/baseline.py), unless its report is committed
-# (results/report/paper/: the C2RF reports' tags are named configurations of their own). A job
-# is changed by the overrides when its spec differs, up to the tag, from the baseline's spec of
-# the same job path: the report reads the baseline's current record of each changed job (an
-# input) and this run's record of every other, and says which changed job has none yet.
-ABLATION = bool(_OVERRIDES) and TAG != CFG["profile"] and not COMMITTED_REPORT
-ABLATION_SPEC = f"{RESULTS}/runs/{TAG}/specs/ablation.json"
-BASELINE_RUNS = []  # the baseline's records of the changed jobs the report reads
-if ABLATION:
-    from forestrepro.config.jobs import job_spec_path
-    from forestrepro.record.reuse import content_digest
-
-    BASELINE_TAG = CFG["profile"]
-    # the papers of this run: overrides of no result (data, resources) leave every spec as it is
-    _, _, _BASE_JOBS, _BASE_SPECS = cached_plan(
-        [f"papers=[{','.join(CFG['papers'])}]"],
-        profile=BASELINE_TAG,
-        tag=BASELINE_TAG,
-        conf_dir=Path(workflow.basedir) / "conf",
-        results=RESULTS,
-        before_planning=_no_compilation,
-    )
-    _BASE_JOB = {job.path: job for job in _BASE_JOBS}
-
-    def _content(spec_files, tag, job):
-        """What ``job`` computes under ``tag``: its planned spec's digest without the tag."""
-        return content_digest(json.loads(spec_files[job_spec_path(Path(RESULTS), tag, job)]))
-
-    def _baseline_record(job):
-        """The baseline's current record of ``job`` (its CSV), or why there is none."""
-        base = _BASE_JOB.get(job.path)
-        if base is None:
-            return None, f"no such job under tag {BASELINE_TAG}"
-        run = f"{RESULTS}/runs/{BASELINE_TAG}/{job.path}.csv"
-        status = record_status(run, base.spec_digest, _HASHES, _EQUIVALENCES)
-        if status.current:
-            return run, None
-        if status.state == "missing":
-            return None, f"no record under tag {BASELINE_TAG} yet"
-        return None, f"its record under tag {BASELINE_TAG} is stale ({status.reason})"
-
-    _CHANGED = sorted(
-        job.path for job in REPORTED_JOBS
-        if job.path not in _BASE_JOB or _content(SPEC_FILES, TAG, job) != _content(_BASE_SPECS, BASELINE_TAG, _BASE_JOB[job.path])
-    )
-    _BASELINE = {path: _baseline_record(JOB_BY_PATH[path]) for path in _CHANGED}
-    BASELINE_RUNS = sorted(run for run, _ in _BASELINE.values() if run)
-    SPEC_FILES[Path(ABLATION_SPEC)] = json.dumps(
-        {"baseline": BASELINE_TAG, "overrides": _OVERRIDES, "changed": _CHANGED,
-         "missing": {path: why for path, (_, why) in _BASELINE.items() if why},
-         # each experiment's rows as the baseline has them, in the order of REPORT_RUNS
-         "runs": {experiment: [_BASELINE[job.path][0] if job.path in _BASELINE else record_of(job)
-                               for job in REPORTED_JOBS if f"{job.paper}/{job.experiment}" == experiment
-                               and shown(job) and (job.path not in _BASELINE or _BASELINE[job.path][0])]
-                  for experiment in REPORT_RUNS}},
-        indent=1, sort_keys=True) + "\n"
-
-
 REPORT_SPECS = {
     "tables": [f"{RESULTS}/runs/{TAG}/specs/{p}/{t}.table.json" for p, t in TABLES],
     "figures": [f"{RESULTS}/runs/{TAG}/specs/{p}/{f}.figure.json" for p, f in PAPER_FIGURES],

@@ -61,6 +61,17 @@ def _changes_no_result(key: list[str]) -> bool:
     return key[0] in _NO_RESULT_KEYS or (key[0] == "method" and key[2:3] == ["resources"])
 
 
+def _override_key(override: str) -> list[str]:
+    """The config key an override sets, as a path (``+a.b=1`` -> ``["a", "b"]``)."""
+    return str(override).partition("=")[0].strip().lstrip("+~").split(".")
+
+
+def result_overrides(overrides: list[str]) -> list[str]:
+    """The ``overrides`` that can change a result: not those of the keys ``_changes_no_result``
+    names (where data is read from, what runs, what a job reserves)."""
+    return [o for o in overrides if not _changes_no_result(_override_key(o))]
+
+
 def _result_relevant(cfg: dict) -> dict:
     """The part of the config that can change results (``_changes_no_result`` leaves out the
     rest). So ``papers=[rcrf]`` or ``resources.threads=1`` on the paper profile keeps the tag
@@ -107,8 +118,7 @@ def compute_tag(
         return explicit
     profile = cfg["profile"]
     if profile_cfg is None:
-        keys = [str(o).partition("=")[0].strip().lstrip("+~").split(".") for o in overrides or ()]
-        if overrides is not None and all(_changes_no_result(key) for key in keys):
+        if overrides is not None and not result_overrides(overrides):
             return profile
         from .compose import compose_config  # Hydra, only where a second composition decides
 
