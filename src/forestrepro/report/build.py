@@ -50,7 +50,7 @@ SUMMARY_HEADER = (
     "Paper",
     "Table",
     "Cells within tolerance",
-    "Outside: measured / bounded / stand-in / unexplained",
+    "Outside: " + " / ".join(KINDS),
     "Empty cells",
     "Claims hold / not / undecided",
 )
@@ -225,12 +225,23 @@ def one_line_summary(results: list, figure_claims: list[list[dict]], partial: di
         [c["ours"] for r in results for c in r.claims] + [c["ours"] for cs in figure_claims for c in cs]
     )
     computed = sum(n["computed"] for n in mine)
+    unidentified = sum(n["unidentified"] for n in mine)
+    stand_in = sum(n["stand_in_within"] for n in mine)
     tables = f"{len(mine)} table{'s' if len(mine) != 1 else ''}"
     parts = [
         (
             f"{sum(n['within'] for n in mine)} of {computed} computed cells of {tables} against the "
-            f"paper within tolerance, {sum(n['outside'] for n in mine)} outside it (by the kind of their "
-            f"cause: " + ", ".join(f"{sum(n[kind] for n in mine)} {kind}" for kind in KINDS) + ")"
+            f"paper within tolerance"
+            + (f" ({stand_in} more on stand-in data, not counted as within)" if stand_in else "")
+            + f", {sum(n['outside'] for n in mine)} outside it (by the kind of their "
+            f"cause: "
+            + ", ".join(f"{sum(n[kind] for n in mine)} {kind}" for kind in KINDS)
+            + (
+                f"; {unidentified} with the cause not identified among several readings"
+                if unidentified
+                else ""
+            )
+            + ")"
             if computed
             else f"no computed cell of its {tables} has a published value to compare with"
         )

@@ -67,7 +67,9 @@ def _missing_reason(cell, spec: dict, pending: dict, record_link=lambda job: Non
     return f"no value: {int(cell['n_folds'])} run(s) but too few solved or scored"
 
 
-def _verdict(cell, spec: dict, pending: dict, record_link=lambda job: None) -> Styled:
+def _verdict(
+    cell, spec: dict, pending: dict, record_link=lambda job: None, stand_ins: frozenset = frozenset()
+) -> Styled:
     if bool(cell.get("beyond_limit", False)):  # whether or not our runs reached a value
         return Styled(
             f"beyond our limit: the paper's value exceeds our {spec['limit']} of {spec['limit_value']:g}",
@@ -79,6 +81,8 @@ def _verdict(cell, spec: dict, pending: dict, record_link=lambda job: None) -> S
         return Styled("not in the paper", "none")
     if "not_judged" in spec:
         return Styled("not judged (see above)", "none")
+    if cell["within"] and cell["dataset"] in stand_ins:
+        return Styled("stand-in: within tolerance, on other data than the paper's", "none")
     return _tolerance_verdict(bool(cell["within"]))
 
 
@@ -87,9 +91,15 @@ def _tolerance_verdict(within: bool) -> Styled:
 
 
 def _cell_rows(
-    cells: pd.DataFrame, spec: dict, pending: dict, record_link, kinds: dict | None = None
+    cells: pd.DataFrame,
+    spec: dict,
+    pending: dict,
+    record_link,
+    stand_ins: frozenset = frozenset(),
+    kinds: dict | None = None,
 ) -> tuple:
-    """One row per cell; the regenerated value links to the run record it comes from. ``kinds``:
+    """One row per cell; the regenerated value links to the run record it comes from. A cell on
+    one of the ``stand_ins`` (data sets) is never "within tolerance": it is a stand-in. ``kinds``:
     the kind of cause of each cell outside tolerance (``(dataset, method)``), shown in its
     verdict."""
     kinds = kinds or {}
@@ -107,7 +117,9 @@ def _cell_rows(
                 f"[{regenerated}]({link})" if link and not pd.isna(c["mean"]) else regenerated,
                 _fmt(c["delta"], digits),
                 "—" if "not_judged" in spec else _fmt(c["tolerance"], digits),
-                _with_kind(_verdict(c, spec, pending, record_link), kinds.get((c["dataset"], c["method"]))),
+                _with_kind(
+                    _verdict(c, spec, pending, record_link, stand_ins), kinds.get((c["dataset"], c["method"]))
+                ),
             )
         )
     return tuple(rows)

@@ -65,14 +65,13 @@ Tests:
   projections are the unexplained cell's evidence; where the gains shrank and even the high
   projection falls short, the data size cannot account for the cell.
 
-- ``independent_within``: ours beats the published value by more than the tolerance, and a
-  second, independent implementation of the same baseline (the cell of ``independent_table``,
-  method ``independent_method``, by default the cell's own; e.g. plain scikit-learn under the same
-  folds) lies within the cell's tolerance of our value and beats the published value by more than
-  the tolerance too: our number is what the baseline gives, not an artefact of our code, and the
-  paper's is not. With ``either_direction`` (a metric that orders no method above another, such as
-  the trees' pairwise kappa of a kappa-error diagram), ours need not beat the published value:
-  both ours and the second implementation's lie beyond the tolerance on the same side of it.
+- ``independent_within``: a second, independent implementation of the same method (the cell of
+  ``independent_table``, method ``independent_method``, by default the cell's own; e.g. plain
+  scikit-learn under the same folds) lies within the cell's tolerance of our value, and beyond the
+  tolerance of the published value on the same side as ours, above it or below it: our number is
+  what the method as described gives, not an artefact of our code, and the paper's is not. The
+  second implementation must be of the same method (another forest that happens to agree is no
+  second implementation).
 
 What was tried and fell short is in an unexplained cell's evidence too: each run in scope that
 a rule compares with the cell (an ``ablation_within`` reading's value, an ``independent_within``
@@ -83,11 +82,24 @@ A measurable difference that no test ties to the cell (our data's shape differs 
 paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell as a
 *candidate*, never counted as its cause: more data does not always move a cell.
 
+Noise first. A cell outside tolerance needs a cause only when the published value lies outside
+our own spread too: where our cell is a mean of n >= 2 runs (folds, repetitions or splits) with
+sample standard deviation s, and the published value lies within the 95 % interval of that mean,
+mean +- t(0.975, n - 1) s / sqrt(n), the difference is within what our own runs vary by, and the
+cell's kind is *within spread* (cause ``sampling``), whatever rules hold for it. Folds of one
+cross-validation share rows, so the interval is a guide, not an exact test; it is never used for a
+median (``sample_range`` covers those), nor for a cell of one run or of no spread.
+
 Kinds, by strength. Each cell outside tolerance gets a *kind*, which the summaries count: how
 far numbers show its cause, whatever the cause's name.
 
+- **within spread**: the published value lies within our mean's 95 % interval (above); no cause
+  is needed, and none is counted;
 - **measured**: a run under a stated reading, protocol or data puts the cell within tolerance of
-  the paper's, or a second independent implementation gives our number, not the paper's;
+  the paper's;
+- **confirmed**: a second, independent implementation of the same method gives our number, not
+  the paper's, and no reading tried reaches the paper's: the paper's value is not reproduced by
+  the method as described; the evidence lists what was tried;
 - **bounded**: a measured effect in the right direction that is not shown to close the gap; its
   size is in the evidence;
 - **stand-in**: the cell is not comparable with the paper's (not the paper's data, or not the
@@ -104,7 +116,10 @@ Each test, when it holds, gives a kind, and why:
   which no number supports. The column's counts under both readings are in the evidence and in
   the section's list of readings, so a reader sees whether a reading is better overall. No
   reading is ever chosen for the default by its closeness to the paper.
-- ``independent_within`` -> *measured*: a second implementation gives our number.
+- ``independent_within`` -> *confirmed*: a second implementation gives our number; but where
+  something tried reaches the paper's cell (an ``ablation_within`` reading reproduces it, even one
+  picked cell by cell, or a ``data_size`` projection reaches it), *unexplained* for this test: the
+  method as described may then give the paper's number.
 - ``sample_range`` -> *measured*: the variation it names is measured by the cell's own runs, which
   lie on both sides of the paper's value: drawing other samples under the same protocol moves a
   run of ours onto the paper's value.
@@ -120,12 +135,17 @@ Each test, when it holds, gives a kind, and why:
   weakest of the cells it leans on (every other method of ``shared_deviation``, the baseline of
   ``baseline_shift``), each taken at its *direct* kind: the strongest kind of the tests other
   than the chained ones that hold for it (so two cells never explain each other), where a
-  stand-in or a cell with no such test counts as *unexplained*. Leaning on measured cells, it is
-  measured; on a bounded one, bounded; on an unexplained one, unexplained.
+  stand-in, a cell within spread or a cell with no such test counts as *unexplained*. Leaning on
+  measured cells, it is measured; on confirmed ones (or measured and confirmed), confirmed; on a
+  bounded one, bounded; on an unexplained one, unexplained.
 
-A cell's kind is *stand-in* when a stand-in test holds for it; otherwise the strongest kind among
-the tests that hold. Its cause is the cause of the rule that gives that kind (the first such rule,
-in the paper's order); every other rule that holds is named in its evidence with its kind.
+A cell's kind is *within spread* when the published value lies within our spread; else
+*stand-in* when a stand-in test holds for it; otherwise the strongest kind among the tests that
+hold. Its cause is the cause of the rule that gives that kind (the first such rule, in the
+paper's order); every other rule that holds is named in its evidence with its kind. Where two or
+more readings (``ablation_within`` rules) each reproduce the cell, no one of them is its cause:
+the cause is *not identified* among them (``identified`` false), which the summaries count, and
+the evidence names them all.
 """
 
 from __future__ import annotations
@@ -136,6 +156,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import pandas as pd
+from scipy.stats import t as student_t
 
 CAUSES = ("reading", "baseline", "protocol", "data", "sampling")
 UNEXPLAINED = "unexplained"
@@ -150,14 +171,22 @@ TESTS = (
     "sample_range",
     "independent_within",
 )
-MEASURED, BOUNDED, STAND_IN = "measured", "bounded", "stand-in"
-# by strength, strongest first
-KINDS = (MEASURED, BOUNDED, STAND_IN, UNEXPLAINED)
-STRENGTH = {kind: len(KINDS) - i for i, kind in enumerate(KINDS)}
-# the kind each direct test gives when it holds (ablation_within: see ReadingColumn)
+WITHIN_SPREAD, MEASURED, CONFIRMED, BOUNDED, STAND_IN = (
+    "within spread",
+    "measured",
+    "confirmed",
+    "bounded",
+    "stand-in",
+)
+# every kind, as the summaries count them; then the kinds of a cause, by strength, strongest first
+KINDS = (WITHIN_SPREAD, MEASURED, CONFIRMED, BOUNDED, STAND_IN, UNEXPLAINED)
+CAUSE_KINDS = KINDS[1:]
+STRENGTH = {kind: len(CAUSE_KINDS) - i for i, kind in enumerate(CAUSE_KINDS)}
+# the kind each direct test gives when it holds (ablation_within: see ReadingColumn;
+# independent_within: unexplained where a reading reproduces the cell, see explain)
 DIRECT_KIND = {
     "ablation_within": MEASURED,
-    "independent_within": MEASURED,
+    "independent_within": CONFIRMED,
     "sample_range": MEASURED,
     "data_size": BOUNDED,
     "stand_in": STAND_IN,
@@ -496,30 +525,39 @@ def reading_column(
     )
 
 
-def _independent_within(
-    cell, rule: dict, spec: dict, table_cells: Callable[[str], pd.DataFrame | None]
-) -> str | None:
-    """The evidence that ``cell`` beats its published value by more than its tolerance and an
-    independent implementation (``independent_table`` / ``independent_method``) gives our value
-    within the cell's tolerance, or None."""
-    either = rule.get("either_direction", False)
-    if not either and not _beats_published(cell, spec.get("higher_is_better", True)):
-        return None
+def _independent_within(cell, rule: dict, table_cells: Callable[[str], pd.DataFrame | None]) -> str | None:
+    """The evidence that an independent implementation of the same method (``independent_table``
+    / ``independent_method``) gives our value within the cell's tolerance, and lies beyond the
+    tolerance of the published value on our side of it, or None."""
     value = _compared_value(rule, cell, table_cells)
-    if value is None:
+    if value is None or abs(value - cell["mean"]) > cell["tolerance"]:
         return None
-    # it gives our number, and not the paper's: it too lies beyond the tolerance on our side of the
-    # published value (beats it, unless the metric orders no method above another)
-    higher = spec.get("higher_is_better", True) if not either else cell["delta"] > 0
-    beats = _beats_published(
-        {"delta": value - cell["published_mean"], "tolerance": cell["tolerance"]}, higher
-    )
-    if abs(value - cell["mean"]) > cell["tolerance"] or not beats:
+    beyond = value - cell["published_mean"]
+    if abs(beyond) <= cell["tolerance"] or beyond * cell["delta"] <= 0:
         return None
     table, method = _compared_with(rule, cell)
     return (
         f"{table} / {method}: {value:.4f}, within {cell['tolerance']:.4f} of ours "
         f"{cell['mean']:.4f}; published {cell['published_mean']:.4f}"
+    )
+
+
+def within_spread(cell, spec: dict) -> str | None:
+    """The evidence that the published value lies within the 95 % interval of our cell's mean
+    over its runs, mean +- t(0.975, n - 1) s / sqrt(n) (the module's "Noise first"), or None: also
+    for a median, a cell of fewer than 2 runs, or of no spread."""
+    runs, std = cell.get("n_folds"), cell.get("std")
+    if spec.get("aggregate", "mean") != "mean" or runs is None or pd.isna(runs) or runs < 2:
+        return None
+    if std is None or pd.isna(std) or std <= 0 or pd.isna(cell["published_mean"]):
+        return None
+    half = float(student_t.ppf(0.975, int(runs) - 1)) * float(std) / math.sqrt(int(runs))
+    if abs(cell["published_mean"] - cell["mean"]) > half:
+        return None
+    return (
+        f"the published {cell['published_mean']:.4f} lies within our mean's 95 % interval "
+        f"[{cell['mean'] - half:.4f}, {cell['mean'] + half:.4f}] over its {int(runs)} runs "
+        f"(std {std:.4f}): the difference is within what our own runs vary by"
     )
 
 
@@ -575,7 +613,7 @@ def _test(
             cell, spec["paper"], dataset_specs, data_provenance, spec.get("dataset_options", {})
         ),
         "better_than_published": lambda: _better_than_published(cell, rule, spec, table_cells),
-        "independent_within": lambda: _independent_within(cell, rule, spec, table_cells),
+        "independent_within": lambda: _independent_within(cell, rule, table_cells),
     }
     if test not in tests:
         raise ValueError(f"unknown cause test {test!r}; valid: {list(TESTS)}")
@@ -690,6 +728,38 @@ def reading_columns(
     return [column for column in found if column is not None]
 
 
+# the tests that, holding, show the paper's cell within reach of the method as described: a reading
+# that reproduces it, or the paper's larger training set carried on by our learning curve
+_REACHES_PAPER = {
+    "ablation_within": "a reading reproduces",
+    "data_size": "the paper's larger training set may account for",
+}
+
+
+def _settled(held: list[Held]) -> list[Held]:
+    """``held`` with each independent implementation's kind settled: confirmed, unless something
+    tried reaches the paper's cell (``_REACHES_PAPER``), when the method as described may give the
+    paper's number after all: then unexplained."""
+    reaching = [_REACHES_PAPER[h.rule["test"]] for h in held if h.rule["test"] in _REACHES_PAPER]
+    if not reaching:
+        return held
+    but = f"; but {' and '.join(dict.fromkeys(reaching))} the paper's cell"
+    return [
+        Held(h.rule, h.evidence + but, h.leans_on, UNEXPLAINED)
+        if h.rule["test"] == "independent_within"
+        else h
+        for h in held
+    ]
+
+
+def _readings_text(readings: list[Held], direct: dict) -> str:
+    """The evidence of a cell that two or more readings each reproduce: no one of them is named."""
+    return (
+        f"not identified among the {len(readings)} readings that each reproduce the paper's cell: "
+        + "; ".join(_held_text(h, direct) for h in readings)
+    )
+
+
 def explain(
     cells: pd.DataFrame,
     spec: dict,
@@ -697,48 +767,74 @@ def explain(
     dataset_specs: dict,
     data_provenance: dict,
 ) -> pd.DataFrame:
-    """The cells outside tolerance, each with ``kind`` (measured, bounded, stand-in or
-    unexplained, as the module's docstring defines them), ``cause`` (that of the rule giving the
-    kind; "unexplained" where no rule holds), ``evidence`` (that rule's, then every other rule
-    that holds, "Also <cause> (<kind>): ..."; for a cell no rule explains, what a test measured
-    that fell short) and ``candidates``."""
+    """The cells outside tolerance, each with ``kind`` (within spread, measured, confirmed,
+    bounded, stand-in or unexplained, as the module's docstring defines them), ``cause`` (that of
+    the rule giving the kind; "sampling" within spread; "unexplained" where no rule holds),
+    ``identified`` (False where two or more readings each reproduce the cell), ``evidence`` (that
+    rule's, then every other rule that holds, "Also <cause> (<kind>): ..."; for a cell no rule
+    explains, and for a confirmed one, what was tried) and ``candidates``."""
     outside = cells[cells["within"].map(lambda v: v is False)]
     columns = {
         id(rule): column
         for rule in spec.get("causes", [])
         if (column := reading_column(rule, spec, cells, table_cells)) is not None
     }
-    holding = {}
+    holding, spread = {}, {}
     for _, cell in outside.iterrows():
-        holding[cell["dataset"], cell["method"]] = [
-            found
-            for rule in spec.get("causes", [])
-            if _in_scope(rule, spec["table"], cell)
-            and (
-                found := _test(rule, cell, spec, table_cells, cells, dataset_specs, data_provenance, columns)
-            )
-            is not None
-        ]
-    # every cell's direct kind first (its tests other than the chained ones), then the chains
+        key = cell["dataset"], cell["method"]
+        spread[key] = within_spread(cell, spec)
+        holding[key] = _settled(
+            [
+                found
+                for rule in spec.get("causes", [])
+                if _in_scope(rule, spec["table"], cell)
+                and (
+                    found := _test(
+                        rule, cell, spec, table_cells, cells, dataset_specs, data_provenance, columns
+                    )
+                )
+                is not None
+            ]
+        )
+    # every cell's direct kind first (its tests other than the chained ones), then the chains; a
+    # cell within spread has none: its deviation is not shown to be more than noise
     direct = {
         key: kind
         for key, held in holding.items()
-        if (kind := _combined([h for h in held if h.rule["test"] not in CHAINED])[0]) != UNEXPLAINED
+        if spread[key] is None
+        and (kind := _combined([h for h in held if h.rule["test"] not in CHAINED])[0]) != UNEXPLAINED
     }
     rows = []
     for _, cell in outside.iterrows():
+        key = cell["dataset"], cell["method"]
         held = [
             h
             if h.kind is not None
             else Held(h.rule, h.evidence, h.leans_on, _chained_kind(h.leans_on, direct))
-            for h in holding[cell["dataset"], cell["method"]]
+            for h in holding[key]
         ]
         kind, first = _combined(held)
         cause = UNEXPLAINED if first is None else first.rule["cause"]
-        evidence = "" if first is None else _held_text(first, direct)
-        evidence += "".join(
-            f". Also {h.rule['cause']} ({h.kind}): {_held_text(h, direct)}" for h in held if h is not first
-        )
+        readings = [h for h in held if h.rule["test"] == "ablation_within"]
+        identified = not (len(readings) >= 2 and first is not None and first in readings)
+        if not identified:
+            evidence = _readings_text(readings, direct) + "".join(
+                f". Also {h.rule['cause']} ({h.kind}): {_held_text(h, direct)}"
+                for h in held
+                if h not in readings
+            )
+        else:
+            evidence = "" if first is None else _held_text(first, direct)
+            evidence += "".join(
+                f". Also {h.rule['cause']} ({h.kind}): {_held_text(h, direct)}"
+                for h in held
+                if h is not first
+            )
+        if spread[key] is not None:  # noise first: no cause needed, the rules that hold follow
+            kind, cause, identified = WITHIN_SPREAD, "sampling", True
+            evidence = spread[key] + "".join(
+                f". Also {h.rule['cause']} ({h.kind}): {_held_text(h, direct)}" for h in held
+            )
         candidates = (
             []
             if first is not None
@@ -751,10 +847,12 @@ def explain(
                 spec.get("dataset_options", {}).get(cell["dataset"]),
             )
         )
-        if first is None:  # what a test measured without explaining the cell
+        if first is None and kind != WITHIN_SPREAD:  # what a test measured without explaining the cell
             evidence = "; ".join(_data_size_tried(cell, spec, table_cells))
-        if kind == UNEXPLAINED:  # the runs that were compared with it and fell short
+        if kind in (UNEXPLAINED, CONFIRMED):  # the runs that were compared with it and fell short
             tried = _runs_tried(cell, spec, table_cells, held)
+            if kind == CONFIRMED:
+                tried = ["the paper's value is not reproduced by the method as described", *tried]
             evidence = ". ".join(part for part in (evidence, "; ".join(tried)) if part)
         rows.append(
             {
@@ -763,12 +861,14 @@ def explain(
                 "delta": cell["delta"],
                 "kind": kind,
                 "cause": cause,
+                "identified": identified,
                 "evidence": evidence,
                 "candidates": "; ".join(candidates),
             }
         )
     return pd.DataFrame(
-        rows, columns=["dataset", "method", "delta", "kind", "cause", "evidence", "candidates"]
+        rows,
+        columns=["dataset", "method", "delta", "kind", "cause", "identified", "evidence", "candidates"],
     )
 
 
@@ -788,11 +888,19 @@ def counted(explained: pd.DataFrame) -> str:
 
 
 def kind_counts(explained: pd.DataFrame) -> dict[str, int]:
-    """``{kind: cells}`` for every kind, strongest first."""
+    """``{kind: cells}`` for every kind, in ``KINDS``' order."""
     counts = explained["kind"].value_counts() if "kind" in explained else {}
     return {kind: int(counts.get(kind, 0)) for kind in KINDS}
 
 
+def unidentified(explained: pd.DataFrame) -> int:
+    """The cells whose cause is not identified among two or more readings that each reproduce them."""
+    return int((~explained["identified"].astype(bool)).sum()) if "identified" in explained else 0
+
+
 def counted_kinds(explained: pd.DataFrame) -> str:
-    """``measured 3 / bounded 0 / stand-in 1 / unexplained 2``: cells per kind, strongest first."""
-    return " / ".join(f"{kind} {n}" for kind, n in kind_counts(explained).items())
+    """``within spread 0 / measured 3 / confirmed 1 / bounded 0 / stand-in 1 / unexplained 2``:
+    cells per kind, then how many have a cause not identified among several readings."""
+    text = " / ".join(f"{kind} {n}" for kind, n in kind_counts(explained).items())
+    n = unidentified(explained)
+    return text + (f" ({n} of them with the cause not identified among several readings)" if n else "")

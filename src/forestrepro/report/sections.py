@@ -14,6 +14,7 @@ import pandas as pd
 from .cells import _cell_rows, _fmt, _missing_reason, _tolerance_verdict, grid_rows
 from .claims import FAILS, HOLDS, INCONCLUSIVE, UNKNOWN, evaluate_claim
 from .deviations import (
+    CONFIRMED,
     KINDS,
     MEASURED,
     UNEXPLAINED,
@@ -24,6 +25,7 @@ from .deviations import (
     explain,
     kind_counts,
     reading_columns,
+    unidentified,
 )
 from .document import (
     Bullets,
@@ -90,7 +92,7 @@ def ablation_blocks(explained: pd.DataFrame) -> list:
 
 def kind_style(kind: str) -> str:
     """How a kind of cause is shown: measured ``ok``, unexplained ``out``, the others ``none``."""
-    return {MEASURED: "ok", UNEXPLAINED: "out"}.get(kind, "none")
+    return {MEASURED: "ok", CONFIRMED: "ok", UNEXPLAINED: "out"}.get(kind, "none")
 
 
 def deviation_blocks(
@@ -166,13 +168,18 @@ def _deviation_list(explained: pd.DataFrame, digits: int) -> list:
         Heading("Deviations", 4),
         Paragraph(
             f"{len(explained)} cells outside tolerance, by kind: {counted_kinds(explained)}; by cause: "
-            f"{counted(explained)}. A cause is attached only where the rule's test holds; its kind says "
-            "how far numbers show it: measured (a run under the stated reading, protocol or data, or a "
-            "second implementation, gives the paper's cell or our number), bounded (a measured effect in "
-            "the right direction, its size given, not shown to close the gap), stand-in (not comparable, "
-            "not counted as explained), unexplained (no test, or one that shows no more than the "
-            "difference itself, e.g. that our baseline beats the paper's); a cause that leans on other "
-            "cells counts as the weakest of them (report/deviations.py)."
+            f"{counted(explained)}. A cell needs a cause only where the published value lies outside our "
+            "own spread too: within spread (the published value lies within the 95 % interval of our "
+            "mean over its runs) needs none. A cause is attached only where the rule's test holds; its "
+            "kind says how far numbers show it: measured (a run under the stated reading, protocol or "
+            "data gives the paper's cell), confirmed (a second implementation of the same method gives "
+            "our number and no reading tried gives the paper's: the paper's value is not reproduced by "
+            "the method as described), bounded (a measured effect in the right direction, its size "
+            "given, not shown to close the gap), stand-in (not comparable, not counted as explained), "
+            "unexplained (no test, or one that shows no more than the difference itself, e.g. that our "
+            "baseline beats the paper's); where two or more readings each reproduce a cell, its cause is "
+            "not identified among them; a cause that leans on other cells counts as the weakest of them "
+            "(report/deviations.py)."
         ),
         Table(("Data set", "Method", "Δ", "Kind", "Cause", "Evidence"), rows),
     ]
@@ -222,6 +229,7 @@ class TableResult:
     claims: list[dict]
     explained: pd.DataFrame
     readings: tuple = ()
+    stand_ins: frozenset = frozenset()  # its data sets that are declared stand-ins (``stand_in``)
 
 
 def _table_cells(stem: Path) -> pd.DataFrame:
@@ -247,6 +255,7 @@ def table_result(
         claims,
         explain(cells, spec, table_cells, dataset_specs, data_provenance),
         tuple(reading_columns(cells, spec, table_cells)),
+        frozenset(d for d in cells["dataset"] if (dataset_specs.get(d) or {}).get("stand_in")),
     )
 
 
@@ -258,18 +267,29 @@ def table_counts(result: TableResult) -> dict:
     the claims on our numbers by verdict (``holds``, ``fails``, ``undecided``; ``claims``: how
     many in all)."""
     cells, spec, explained = result.cells, result.spec, result.explained
-    computed = cells[cells["within"].notna()]
+    within, stand_in_within = within_counts(result)
     claims = [c["ours"] for c in result.claims]
     return {
         "judged": "not_judged" not in spec,
         "ablation": bool(spec.get("ablation")),
-        "computed": len(computed),
-        "within": int(computed["within"].astype(bool).sum()),
+        "computed": int(cells["within"].notna().sum()),
+        "within": within,
+        "stand_in_within": stand_in_within,
         "outside": len(explained),
         **kind_counts(explained),
+        "unidentified": unidentified(explained),
         "empty": int(cells["mean"].isna().sum()),
         **claim_counts(claims),
     }
+
+
+def within_counts(result: TableResult) -> tuple[int, int]:
+    """The computed cells within tolerance on the paper's data, and those on a stand-in: a
+    stand-in's cell is never "within tolerance", whatever its difference (it is not computed on
+    the paper's data)."""
+    within = result.cells[result.cells["within"].map(lambda v: v is True)]
+    on_stand_in = int(within["dataset"].isin(result.stand_ins).sum())
+    return len(within) - on_stand_in, on_stand_in
 
 
 def claim_counts(verdicts: list[str]) -> dict:
@@ -283,8 +303,8 @@ def claim_counts(verdicts: list[str]) -> dict:
 
 
 def kinds_text(counts: dict) -> str:
-    """``3 / 0 / 1 / 2 of 6``: cells outside tolerance by kind (measured / bounded / stand-in /
-    unexplained) of all of them."""
+    """``0 / 3 / 1 / 0 / 1 / 2 of 7``: cells outside tolerance by kind (``KINDS``: within spread /
+    measured / confirmed / bounded / stand-in / unexplained) of all of them."""
     return " / ".join(str(counts[kind]) for kind in KINDS) + f" of {counts['outside']}"
 
 
@@ -461,7 +481,7 @@ def table_section(
     pending = pending or {}
     spec, cells, ranks = result.spec, result.cells, result.ranks
     computed = cells[cells["within"].notna()]
-    agree = int(computed["within"].astype(bool).sum())
+    agree, stand_in_within = within_counts(result)
     n_missing = int((cells["mean"].isna() & (cells["n_folds"] == 0)).sum())
     n_empty = int((cells["mean"].isna() & (cells["n_folds"] > 0)).sum())
     blocks = [
@@ -472,7 +492,13 @@ def table_section(
                 if "not_judged" in spec
                 else f"{agree} of {len(computed)} regenerated cells with a published value lie within tolerance of the published value "
                 f"(|Δ| ≤ max({spec['report']['tolerance_std_factor']} × published std, "
-                f"{spec.get('tolerance_abs', spec['report']['tolerance_abs'])})); "
+                f"{spec.get('tolerance_abs', spec['report']['tolerance_abs'])}))"
+                + (
+                    f", and {stand_in_within} more on stand-in data, which count as stand-ins, not as within "
+                    "tolerance (not computed on the paper's data); "
+                    if stand_in_within
+                    else "; "
+                )
             )
             + f"{n_missing} cells were not computed"
             + (f", {n_empty} have runs but no value" if n_empty else "")
@@ -494,6 +520,7 @@ def table_section(
                 spec,
                 pending,
                 record_link,
+                result.stand_ins,
                 {}
                 if spec.get("ablation")
                 else dict(
