@@ -1280,7 +1280,11 @@ def test_an_unexplained_cell_names_the_runs_tried_on_it_and_what_they_gave():
         "0.8000, published 0.7000, tolerance 0.0200): outside tolerance of ours, outside tolerance of "
         "the published value"
     )
-    assert got.loc["d2", "evidence"] == ""
+    # on d2 neither ran: each names the run that would test the cell
+    assert got.loc["d2", "evidence"] == (
+        "not tried (reading): r / b has no value on d2; its run there would test this cell; not tried "
+        "(second implementation): sk / b_sk has no value on d2; its run there would test this cell"
+    )
 
 
 def test_a_chained_cause_counts_as_the_weakest_cell_it_leans_on():

@@ -671,8 +671,9 @@ def _runs_tried(
 ) -> list[str]:
     """The runs the ``ablation_within`` and ``independent_within`` rules in scope that do not
     hold (``held``) compare with a cell: each reading's or second implementation's value beside
-    the published one and ours, the run that rules it out for this cell."""
-    tried = []
+    the published one and ours, the run that rules it out for this cell; then each of them that
+    has no value on the cell's data set: the run that would test the cell, not made yet."""
+    tried, untried = [], []
     holding = {id(h.rule) for h in held}
     for rule in spec.get("causes", []):
         if (
@@ -682,9 +683,14 @@ def _runs_tried(
         ):
             continue
         value = _compared_value(rule, cell, table_cells)
-        if value is None:
-            continue
         what = "reading" if rule["test"] == "ablation_within" else "second implementation"
+        if value is None:
+            table, method = _compared_with(rule, cell)
+            untried.append(
+                f"not tried ({what}): {table} / {method} has no value on {cell['dataset']}; its run there "
+                "would test this cell"
+            )
+            continue
         # a reading is judged against the paper's value, a second implementation against ours too
         compared = (("ours", cell["mean"]),) if rule["test"] == "independent_within" else ()
         verdict = ", ".join(
@@ -696,7 +702,7 @@ def _runs_tried(
             f"tried ({what}): {table} / {method}: {value:.4f} (ours {cell['mean']:.4f}, "
             f"published {cell['published_mean']:.4f}, tolerance {cell['tolerance']:.4f}): {verdict}"
         )
-    return tried
+    return tried + untried
 
 
 def _combined(held: list[Held]) -> tuple[str, Held | None]:
