@@ -320,19 +320,23 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     anchor = "table2-test-table"
     # one summary line per table, linked to its section; the claim is undecided with 2 cells missing
     # the cells outside tolerance by kind: within spread / measured / confirmed / bounded /
-    # stand-in / unexplained of them all
-    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | 0 / 0 / 0 / 0 / 0 / 3 of 3 | 6 | 0 / 0 / 1 |" in md
+    # stand-in / unexplained of them all; the claims hold / not / equivalent / undecided
+    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | 0 / 0 / 0 / 0 / 0 / 3 of 3 | 6 | 0 / 0 / 0 / 1 |" in md
     assert f'<h3 id="{anchor}">' in page and f'<a href="#{anchor}">table2</a>' in page
     assert "- [BRF: brf](#brf-brf)" in md and "- [Provenance](#provenance)" in md
     # every claim at a glance, before the contents, linked to the table that gives its evidence
     glance = md.index("## Claims at a glance")
     assert glance < md.index("## Contents") < md.index("## BRF: brf")
-    assert f"| svm beats knn on 2 of 3 | [table2](#{anchor}) | does not hold | cannot be checked |" in md
+    # the paper's side: svm better on 1 of the 3 data sets where 2 are needed, one short
+    assert (
+        f"| svm beats knn on 2 of 3 | [table2](#{anchor}) | does not hold (on 3 data sets; at its threshold: "
+        "1 of the 2 needed) | cannot be checked |"
+    ) in md
     # a figure's claims (the figure rule writes them beside it) are at a glance too
     png = tmp_path / "fig2.png"
     png.write_bytes(b"png")
     claim = {"claim": "error falls", "paper": "cannot be checked", "ours": "holds"}
-    claim |= {"paper_evidence": "no numbers", "ours_evidence": "falls"}
+    claim |= {"paper_evidence": "no numbers", "ours_evidence": "falls", "paper_caveat": "", "ours_caveat": ""}
     png.with_suffix(".claims.json").write_text(json.dumps([claim]))
     fspec = {"paper": "brf", "figure": "fig2", "caption": "c"}
     build_report(
@@ -365,7 +369,7 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
         n_jobs=9,
     )
     md = (out / "index.md").read_text()
-    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | ablation: 3 outside | 6 | 0 / 0 / 1 |" in md
+    assert f"| BRF | [table2](#{anchor}) | 0 of 3 | ablation: 3 outside | 6 | 0 / 0 / 0 / 1 |" in md
     assert "#### Deviations" not in md and "not counted as unexplained" in md
 
 

@@ -18,7 +18,7 @@ from .test_workflow import MIRROR, snakemake
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "results" / "report" / "paper"
-NO_CLAIMS = {"claims": 0, "holds": 0, "fails": 0, "undecided": 0}
+NO_CLAIMS = {"claims": 0, "holds": 0, "fails": 0, "equivalent": 0, "undecided": 0}
 
 
 def test_the_title_names_the_papers_and_the_tag():
@@ -70,7 +70,7 @@ def test_a_report_gives_its_title_and_its_summary_in_one_line(tmp_path, monkeypa
     assert line == (
         "0 of 3 computed cells of 1 table against the paper within tolerance, 3 outside it (by the "
         "kind of their cause: 0 measured, 0 bounded, 0 stand-in, 3 unexplained); claims on our numbers: "
-        "0 hold, 0 do not, 0 undecided."
+        "0 hold, 0 do not, 0 practically equivalent, 0 undecided."
     )
     # the line comes right after the opening sentence, before the summary
     assert md.index(ONE_LINE) < md.index("## Summary")
@@ -82,7 +82,8 @@ def test_a_report_gives_its_title_and_its_summary_in_one_line(tmp_path, monkeypa
     assert read_page(out / "index.md") == Page(0, 0, NO_CLAIMS, NO_CLAIMS)
     assert next(line[len(ONE_LINE) :] for line in md.splitlines() if line.startswith(ONE_LINE)) == (
         "no computed cell of its 0 tables has a published value to compare with; claims on our "
-        "numbers: 0 hold, 0 do not, 0 undecided; 1 table of other readings (ablations); partial: 1 of "
+        "numbers: 0 hold, 0 do not, 0 practically equivalent, 0 undecided; 1 table of other readings "
+        "(ablations); partial: 1 of "
         "9 jobs finished."
     )
 
@@ -129,7 +130,7 @@ SUMMARY_TABLE = """## Summary
 
 *Regenerated cells within tolerance of the published ones, ...*
 
-| Paper | Table | Cells within tolerance | Outside: measured / bounded / stand-in / unexplained | Empty cells | Claims hold / not / undecided |
+| Paper | Table | Cells within tolerance | Outside: within spread / measured / confirmed / bounded / stand-in / unexplained | Empty cells | Claims hold / not / equivalent / undecided |
 |---|---|---|---|---|---|
 """
 GLANCE_TABLE = """## Claims at a glance
@@ -168,15 +169,17 @@ def _tree(root: Path) -> dict:
         _page(
             "Report B",
             [
-                "| B | [t1](#t1) | 3 of 5 | 1 / 0 / 0 / 1 of 2 | 0 | 1 / 1 / 0 |",
+                "| B | [t1](#t1) | 3 of 5 | 1 / 0 / 0 / 1 of 2 | 0 | 1 / 1 / 0 / 0 |",
                 "| B | [t2](#t2) | 4 of 6 | ablation: 2 outside | 0 | none |",
                 "| B | [t3](#t3) | not judged | not judged | 0 | none |",
-                "| B | [t4](#t4) | 1 of 2 | 0 / 0 / 1 / 0 of 1 | 3 | 0 / 0 / 1 |",
+                "| B | [t4](#t4) | 1 of 2 | 0 / 0 / 1 / 0 of 1 | 3 | 0 / 0 / 1 / 1 |",
             ],
             [
                 "| BRF beats RF | [t1](#t1) | holds | does not hold |",
                 "| a \\| b ranks first | [t1](#t1) | cannot be checked | holds |",
-                "| B beats A on average | [t4](#t4) | holds | inconclusive |",
+                "| B beats A on average | [t4](#t4) | holds (on 2 data sets) | inconclusive |",
+                "| B beats C | [t4](#t4) | practically equivalent | practically equivalent (at its threshold: "
+                "P(equivalent) 0.951 against 0.95) |",
             ],
         )
     )
@@ -197,13 +200,14 @@ def test_the_index_gives_one_row_of_counts_per_committed_report_and_older_ones_a
     root = tmp_path / "paper"
     manifest = _tree(root)
     # b: t1 and t4 against the paper (3 + 1 of 5 + 2; the ablation t2 and t3, not judged, left
-    # out); on the paper's numbers 2 hold and 1 cannot be checked, on ours 1 holds, 1 does not,
+    # out); on the paper's numbers 2 hold (one with its caveat), 1 is practically equivalent and 1
+    # cannot be checked, on ours 1 holds, 1 does not, 1 is practically equivalent (with its caveat),
     # 1 is inconclusive (undecided)
     assert read_page(root / "b" / "index.md") == Page(
         4,
         7,
-        {"claims": 3, "holds": 2, "fails": 0, "undecided": 1},
-        {"claims": 3, "holds": 1, "fails": 1, "undecided": 1},
+        {"claims": 4, "holds": 2, "fails": 0, "equivalent": 1, "undecided": 1},
+        {"claims": 4, "holds": 1, "fails": 1, "equivalent": 1, "undecided": 1},
     )
     assert read_page(root / "a" / "index.md") == Page(7, 7, NO_CLAIMS, NO_CLAIMS)
     written = write_index(root, manifest)
@@ -212,7 +216,7 @@ def test_the_index_gives_one_row_of_counts_per_committed_report_and_older_ones_a
     assert md.startswith("# Committed reports\n")
     header = (
         "| Report | Tag | Cells within tolerance | Claims on the paper's numbers: hold / do not / "
-        "undecided | Claims on ours: hold / do not / undecided | State |"
+        "equivalent / undecided | Claims on ours: hold / do not / equivalent / undecided | State |"
     )
     # one row per report, in the manifest's order, each linked to its page
     rows = [line for line in md.splitlines() if line.startswith("| [")]
@@ -220,7 +224,7 @@ def test_the_index_gives_one_row_of_counts_per_committed_report_and_older_ones_a
         md.splitlines()[md.splitlines().index(header) + 2 :][:3]
         == rows[:3]
         == [
-            "| [b/](b/index.md) | paper | 4 of 7 | 2 / 0 / 1 | 1 / 1 / 1 | complete |",
+            "| [b/](b/index.md) | paper | 4 of 7 | 2 / 0 / 1 / 1 | 1 / 1 / 1 / 1 | complete |",
             "| [a/](a/index.md) | t | 7 of 7 | none | none | partial, pinned to 0123456789 |",
             "| [c/](c/index.md) | t | not built yet |  |  | complete |",
         ]
@@ -229,7 +233,7 @@ def test_the_index_gives_one_row_of_counts_per_committed_report_and_older_ones_a
     # neither the pages' 50-word lines nor the manifest's descriptions are in it
     assert "a 50-word sentence" not in md and "all of B" not in md and "some of A" not in md
     # the HTML is the same table, linked to the HTML pages
-    assert '<a href="b/index.html">b/</a></td><td>paper</td><td>4 of 7</td><td>2 / 0 / 1</td>' in page
+    assert '<a href="b/index.html">b/</a></td><td>paper</td><td>4 of 7</td><td>2 / 0 / 1 / 1</td>' in page
     assert "b/index.md" not in page
     # the same inputs give the same bytes
     write_index(root, manifest)
@@ -241,13 +245,13 @@ def test_the_index_gives_one_row_of_counts_per_committed_report_and_older_ones_a
     [
         (
             ("| holds | does not hold |", "| holds | mostly |"),
-            "column 'On ours' of 'Claims at a glance' has verdicts ['mostly']",
+            "column 'On ours' of 'Claims at a glance': 'mostly' is not a verdict",
         ),
         (
             ("| 3 of 5 |", "| three of 5 |"),
             "column 'Cells within tolerance' of 'Summary' has 'three of 5', not 'x of y'",
         ),
-        (("| 0 | 1 / 1 / 0 |", "| 0 |"), "a row of 'Summary' has 5 cells, not 6"),
+        (("| 0 | 1 / 1 / 0 / 0 |", "| 0 |"), "a row of 'Summary' has 5 cells, not 6"),
     ],
 )
 def test_a_cell_the_index_cannot_read_is_one_error_naming_its_page(tmp_path, change, message):
@@ -284,10 +288,16 @@ def test_the_counts_read_from_each_committed_page_are_its_one_line_summary():
         page = read_page(index_md)
         cells = re.search(r"(\d+) of (\d+) computed cells", line)
         assert (page.within, page.computed) == ((int(cells[1]), int(cells[2])) if cells else (0, 0)), name
-        ours = re.search(r"claims on our numbers: (\d+) hold, (\d+) do not, (\d+) undecided", line)
-        assert (page.ours["holds"], page.ours["fails"], page.ours["undecided"]) == tuple(
-            map(int, ours.groups())
+        ours = re.search(
+            r"claims on our numbers: (\d+) hold, (\d+) do not, (\d+) practically equivalent, (\d+) undecided",
+            line,
         )
+        assert (
+            page.ours["holds"],
+            page.ours["fails"],
+            page.ours["equivalent"],
+            page.ours["undecided"],
+        ) == tuple(map(int, ours.groups()))
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..io import write_text_atomic
 from .baseline import Ablation, ablation_intro, ablation_title, baseline_blocks, compare_with_baseline
+from .claims import verdict_text
 from .deviations import KINDS
 from .document import (
     Bullets,
@@ -52,7 +53,7 @@ SUMMARY_HEADER = (
     "Cells within tolerance",
     "Outside: " + " / ".join(KINDS),
     "Empty cells",
-    "Claims hold / not / undecided",
+    "Claims hold / not / equivalent / undecided",
 )
 GLANCE = "Claims at a glance"
 GLANCE_HEADER = ("Claim", "Table or figure (evidence)", "On the paper's numbers", "On ours")
@@ -247,7 +248,7 @@ def one_line_summary(results: list, figure_claims: list[list[dict]], partial: di
         )
         + (f" ({unjudged} more table{'s' if unjudged != 1 else ''} not judged)" if unjudged else ""),
         f"claims on our numbers: {claims['holds']} hold, {claims['fails']} do not, "
-        f"{claims['undecided']} undecided",
+        f"{claims['equivalent']} practically equivalent, {claims['undecided']} undecided",
     ]
     if ablations:
         parts.append(f"{ablations} table{'s' if ablations != 1 else ''} of other readings (ablations)")
@@ -269,11 +270,16 @@ def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> N
     sections = tuple(f"[{b.text}](#{anchor_at[i]})" for i, b in headings if b.level == 2 and i > at + 4)
     summary = tuple(summary_row(result, anchor_at[i]) for i, result in table_at)
     glance = tuple(
-        (c["claim"], f"[{result.spec['table']}](#{anchor_at[i]})", c["paper"], c["ours"])
+        (
+            c["claim"],
+            f"[{result.spec['table']}](#{anchor_at[i]})",
+            verdict_text(c, "paper"),
+            verdict_text(c, "ours"),
+        )
         for i, result in table_at
         for c in result.claims
     ) + tuple(
-        (c["claim"], f"[{name}](#{anchor_at[i]})", c["paper"], c["ours"])
+        (c["claim"], f"[{name}](#{anchor_at[i]})", verdict_text(c, "paper"), verdict_text(c, "ours"))
         for i, name, claims in figure_at
         for c in claims
     )

@@ -2,7 +2,34 @@
 
 A claim is configured in ``paper.<p>.claims`` as a kind plus its arguments, and is checked
 twice: on the published numbers (does the paper's own table support it?) and on the
-regenerated ones. Kinds:
+regenerated ones. Its verdict on each (``VERDICTS``) is one of
+
+- ``holds``, ``does not hold``;
+- ``practically equivalent``: ``a`` and ``b`` differ by less than the claim's region of
+  practical equivalence (``bayes_better``): neither better nor worse, so neither the claim nor
+  its reverse, and counted apart from both;
+- undecided: ``cannot be checked`` (cells or numbers missing, or a side that gives none, as a
+  paper that shows no curve's numbers) or ``inconclusive`` (the test decides none of the above).
+
+A decided verdict carries a caveat, printed beside it ("holds (on 2 data sets)"), where its
+evidence is thin: it rests on fewer than ``FEW`` (5) instances (the data sets the claim
+compares or ranks; a curve's points), or its statistic lies at its threshold: within ``NEAR``
+(0.01) of it, in the claim's own units, namely
+
+- a margin, mean gain, average or curve step of ``a`` over ``b`` (``dominates``: the smallest
+  margin; ``larger_gain_on_subset``, ``better_on_average``, ``decreasing``; the curves' ``final``
+  value and span) within 0.01 of its bound, in the table's or figure's units (for a table in
+  percent, 0.01 points);
+- a mean rank within 0.01 of the runner-up's (``best_mean_rank``), a rank gap within 0.01 of the
+  Nemenyi CD (``significantly_better``, ``not_significantly_different``: the gap closest to it);
+- a p-value within 0.01 of alpha (``control_significantly_better``: Holm's; ``not_significantly_worse``:
+  the p of a data set where ``a`` is behind); a posterior probability within 0.01 of 0.95
+  (``bayes_better``); a mean relative reduction within 0.01 (one percentage point) of its ``value``;
+- a count one data set from the other verdict (``better_on_count``, ``not_worse_on_count``: a
+  claim that holds with exactly the count needed, or fails one short of it; ``more_complete_cells``:
+  one cell more, or as many).
+
+Kinds:
 
 - ``dominates``: method ``a`` is at least as good as ``b`` on every data set (of ``subset``);
 - ``larger_gain_on_subset``: the mean gain of ``a`` over ``b`` is larger on ``subset`` than on
@@ -11,13 +38,17 @@ regenerated ones. Kinds:
 - ``significantly_better``: ``a``'s mean rank beats ``b``'s by at least the Nemenyi CD;
 - ``not_significantly_different``: ``a``'s mean rank is within the CD of each of ``others``;
   these three rank kinds are decided on our side while cells are missing when every ranking
-  the missing cells could take gives the same verdict (``_over_rankings``);
+  the missing cells could take gives the same verdict (``_over_rankings``), and with
+  ``published`` (file, metric, and the names it prints for ``a`` and ``b`` or ``others``) on the
+  paper's side by the paper's printed table, every method it prints ranked over its data sets
+  (the out-of-sample suite, whose own data sets the paper never ran);
 - ``better_on_count``: ``a`` beats ``b`` strictly on at least ``count`` data sets (with ``of``,
   "``count`` of ``of``" is scaled to the data sets the table has, rounding up, so a profile
   that runs a subset checks the same proportion); decided while cells are missing as soon as
   the computed ones decide it (enough wins in, or too many non-wins for the rest to make up);
 - ``control_significantly_better``: ``a`` (the table's ``control``) ranks better than each of
-  ``others`` and Holm's post-hoc test finds the difference significant;
+  ``others`` and Holm's post-hoc test finds the difference significant; with ``published``, on
+  the paper's side by its printed table, as the rank kinds;
 - ``more_complete_cells``: ``a`` has more non-missing cells than ``b`` (e.g. the C2RF paper's
   Table 2, where a missing cell means fewer than 3 of 5 samples solved);
 - ``not_worse_on_count``: ``a`` is better than ``b`` or within ``within`` of it on at least
@@ -34,8 +65,8 @@ regenerated ones. Kinds:
   gives no spread.
 - ``bayes_better``: ``a`` beats ``b`` across the data sets by the Bayesian signed-rank test
   with a region of practical equivalence ``rope`` in the table's units (``stats/bayes.py``):
-  holds when P(a better) >= 0.95, does not hold when P(b better) or P(equivalent) >= 0.95, else
-  inconclusive; the Wilcoxon signed-rank test is given beside it. Its paper side is the same
+  holds when P(a better) >= 0.95, does not hold when P(b better) >= 0.95, practically
+  equivalent when P(equivalent) >= 0.95, else inconclusive; the Wilcoxon signed-rank test is given beside it. Its paper side is the same
   test on a paper's printed table (``published``: file, metric, the names it prints for a and
   b), so a claim of one paper can be judged on data sets it never ran (the out-of-sample
   suite); on ours it is decided only once every data set of the table has both cells.
@@ -56,10 +87,31 @@ from ..stats.nemenyi import nemenyi_cd
 from ..stats.ranks import rank_scores
 from .compare import score_matrix
 from .published import published_cells
+from .tables import rank_statistics
 
-HOLDS, FAILS, UNKNOWN = "holds", "does not hold", "cannot be checked"
-INCONCLUSIVE = "inconclusive"
+HOLDS, FAILS, EQUIVALENT = "holds", "does not hold", "practically equivalent"
+UNKNOWN, INCONCLUSIVE = "cannot be checked", "inconclusive"
+VERDICTS = (HOLDS, FAILS, EQUIVALENT, UNKNOWN, INCONCLUSIVE)
+"""Every verdict a claim can get; the last two are undecided."""
+DECIDED = (HOLDS, FAILS, EQUIVALENT)
 DECISIVE = 0.95  # bayes_better: the posterior probability that decides a claim
+FEW = 5  # a decided verdict on fewer instances says how many
+NEAR = 0.01  # a decided verdict whose statistic lies this close to its threshold says so
+
+
+def _caveat(
+    n: int | None, near: str | None = None, instances: tuple[str, str] = ("data set", "data sets")
+) -> str:
+    """What a decided verdict rests on thinly, to print beside it: ``on <n> <instances>`` (the
+    singular and plural noun) when fewer than ``FEW``, and ``at its threshold: <near>`` when
+    ``near`` says how its statistic lies at its threshold (``_near``); empty otherwise."""
+    parts = [f"on {n} {instances[n != 1]}"] if n is not None and n < FEW else []
+    return "; ".join(parts + ([f"at its threshold: {near}"] if near else []))
+
+
+def _near(statistic: float, threshold: float, text: str) -> str | None:
+    """``text`` if ``statistic`` lies within ``NEAR`` of ``threshold``, else None."""
+    return text if abs(statistic - threshold) <= NEAR + 1e-9 else None
 
 
 def _sign(spec: dict) -> float:
@@ -88,12 +140,15 @@ def _dominates(cells, column, claim, table_spec):
     missing = [d for d in scores.index if d not in complete.index]
     diff = _sign(table_spec) * (complete[a] - complete[b])
     losses = list(diff[diff < 0].index)
+    caveat = _caveat(
+        len(diff), None if diff.empty else _near(diff.min(), 0.0, f"smallest margin {diff.min():+.4g}")
+    )
     if losses:
         unseen = f"; {', '.join(missing)} not computed" if missing else ""
-        return FAILS, "not on " + ", ".join(losses) + unseen
+        return FAILS, "not on " + ", ".join(losses) + unseen, caveat
     if missing or complete.empty:
         return UNKNOWN, "missing cells: " + (", ".join(missing) or "no data set")
-    return HOLDS, f"on all {len(diff)} data sets"
+    return HOLDS, f"on all {len(diff)} data sets", caveat
 
 
 def _larger_gain(cells, column, claim, table_spec):
@@ -106,8 +161,13 @@ def _larger_gain(cells, column, claim, table_spec):
     outside = gain[~gain.index.isin(claim["subset"])]
     if inside.empty or outside.empty:
         return UNKNOWN, "needs data sets inside and outside the subset"
-    verdict = HOLDS if inside.mean() > outside.mean() else FAILS
-    return verdict, f"mean gain {inside.mean():+.3f} on the subset vs {outside.mean():+.3f} elsewhere"
+    difference = inside.mean() - outside.mean()
+    verdict = HOLDS if difference > 0 else FAILS
+    return (
+        verdict,
+        f"mean gain {inside.mean():+.3f} on the subset vs {outside.mean():+.3f} elsewhere",
+        _caveat(len(gain), _near(difference, 0.0, f"difference of the mean gains {difference:+.4g}")),
+    )
 
 
 def _count_claim(cells, column, claim, table_spec, counts, wording):
@@ -127,10 +187,12 @@ def _count_claim(cells, column, claim, table_spec, counts, wording):
     if missing:
         evidence += f" computed, {len(missing)} not ({', '.join(missing)})"
     evidence += f" (needs {needed})"
+    at = ok == needed or ok + len(missing) == needed - 1  # one data set from the other verdict
+    caveat = _caveat(len(complete), f"{ok} of the {needed} needed" if at else None)
     if ok >= needed:
-        return HOLDS, evidence
+        return HOLDS, evidence, caveat
     if ok + len(missing) < needed:
-        return FAILS, evidence
+        return FAILS, evidence, caveat
     return UNKNOWN, evidence
 
 
@@ -148,9 +210,12 @@ def _more_complete_cells(cells, column, claim, table_spec):
     if claim["a"] not in scores or claim["b"] not in scores:
         return UNKNOWN, "missing methods"
     a, b = (int(scores[m].notna().sum()) for m in (claim["a"], claim["b"]))
+    at = f"{a} against {b} cells" if a - b in (0, 1) else None  # one cell from the other verdict
     return (
-        HOLDS if a > b else FAILS
-    ), f"{claim['a']} {a} of {len(scores)}, {claim['b']} {b} of {len(scores)}"
+        HOLDS if a > b else FAILS,
+        f"{claim['a']} {a} of {len(scores)}, {claim['b']} {b} of {len(scores)}",
+        _caveat(len(scores), at),
+    )
 
 
 def _not_worse_on_count(cells, column, claim, table_spec):
@@ -174,7 +239,8 @@ def _mean_relative_reduction(cells, column, claim, table_spec):
         return UNKNOWN, "no data set with both cells"
     reduction = float(((pair[claim["b"]] - pair[claim["a"]]) / pair[claim["b"]]).mean())
     verdict = HOLDS if reduction >= claim["value"] else FAILS
-    return verdict, f"mean reduction {reduction:.0%} over {len(pair)} data sets"
+    near = _near(reduction, claim["value"], f"mean reduction {reduction:.1%} against {claim['value']:.0%}")
+    return verdict, f"mean reduction {reduction:.0%} over {len(pair)} data sets", _caveat(len(pair), near)
 
 
 def _better_on_average(cells, column, claim, table_spec):
@@ -186,8 +252,12 @@ def _better_on_average(cells, column, claim, table_spec):
     if missing:
         return UNKNOWN, f"missing cells on {', '.join(missing)}"
     mean_a, mean_b = float(scores[a].mean()), float(scores[b].mean())
-    verdict = HOLDS if _sign(table_spec) * (mean_a - mean_b) > 0 else FAILS
-    return verdict, f"average over {len(scores)} data sets: {a} {mean_a:.2f}, {b} {mean_b:.2f}"
+    margin = _sign(table_spec) * (mean_a - mean_b)
+    return (
+        HOLDS if margin > 0 else FAILS,
+        f"average over {len(scores)} data sets: {a} {mean_a:.2f}, {b} {mean_b:.2f}",
+        _caveat(len(scores), _near(margin, 0.0, f"difference of the averages {margin:+.4g}")),
+    )
 
 
 def _paired_claim(ranks: dict, claim: dict, cells: pd.DataFrame):
@@ -209,11 +279,19 @@ def _paired_claim(ranks: dict, claim: dict, cells: pd.DataFrame):
     notes = (f"; one split or no spread, not tested: {', '.join(untested)}" if untested else "") + (
         f"; not computed: {', '.join(missing)}" if missing else ""
     )
+    behind = [(per_dataset[d]["p"], d) for d in tested if per_dataset[d]["mean_diff"] < 0]
+    closest = min(behind, key=lambda pd_: abs(pd_[0] - tests[0]["alpha"]), default=None)
+    near = closest and _near(
+        closest[0],
+        tests[0]["alpha"],
+        f"p = {closest[0]:.3g} on {closest[1]} against α = {tests[0]['alpha']:g}",
+    )
+    caveat = _caveat(len(tested), near)
     if worse:
-        return FAILS, "significantly worse on " + ", ".join(worse) + notes
+        return FAILS, "significantly worse on " + ", ".join(worse) + notes, caveat
     if missing or not tested:
         return UNKNOWN, f"not significantly worse on the {len(tested)} data sets tested" + notes
-    return HOLDS, f"not significantly worse on any of the {len(tested)} data sets tested" + notes
+    return HOLDS, f"not significantly worse on any of the {len(tested)} data sets tested" + notes, caveat
 
 
 def _control_claim(stats: dict, claim: dict):
@@ -224,10 +302,13 @@ def _control_claim(stats: dict, claim: dict):
         or any(o not in control["versus"] for o in claim["others"])
     ):
         return UNKNOWN, f"no post-hoc test against {claim['a']} (set the table's control)"
-    ranks = stats["mean_ranks"]
+    ranks, alpha = stats["mean_ranks"], stats.get("alpha", 0.05)
     wins = {o: ranks[claim["a"]] < ranks[o] and control["versus"][o]["significant"] for o in claim["others"]}
-    evidence = ", ".join(f"{o} p_Holm={control['versus'][o]['p_holm']:.3g}" for o in claim["others"])
-    return (HOLDS if all(wins.values()) else FAILS), evidence
+    p_holm = {o: control["versus"][o]["p_holm"] for o in claim["others"]}
+    evidence = ", ".join(f"{o} p_Holm={p:.3g}" for o, p in p_holm.items())
+    closest = min(p_holm, key=lambda o: abs(p_holm[o] - alpha))
+    near = _near(p_holm[closest], alpha, f"{closest} p_Holm {p_holm[closest]:.3g} against α = {alpha:g}")
+    return (HOLDS if all(wins.values()) else FAILS), evidence, _caveat(stats.get("n_datasets"), near)
 
 
 def _rank_claim(stats: dict, claim: dict):
@@ -237,22 +318,29 @@ def _rank_claim(stats: dict, claim: dict):
         for m in [claim["a"], *claim.get("others", []), *([claim["b"]] if "b" in claim else [])]
     ):
         return UNKNOWN, "no rank statistics for these methods"
-    a = ranks[claim["a"]]
+    a, n = ranks[claim["a"]], stats.get("n_datasets")
     if claim["kind"] == "best_mean_rank":
         best = min(ranks.values())
         leaders = sorted(m for m, r in ranks.items() if np.isclose(r, best))
+        runner = min((m for m in ranks if m != claim["a"]), key=ranks.get)
+        near = _near(a, ranks[runner], f"{claim['a']} {a:.3f} against {runner} {ranks[runner]:.3f}")
         if not np.isclose(a, best):
-            return FAILS, f"{claim['a']} {a:.3f}; best {', '.join(leaders)} {best:.3f}"
+            return FAILS, f"{claim['a']} {a:.3f}; best {', '.join(leaders)} {best:.3f}", _caveat(n, near)
         tie = f" (tied with {', '.join(m for m in leaders if m != claim['a'])})" if len(leaders) > 1 else ""
-        return HOLDS, f"{claim['a']} {a:.3f}{tie}"
+        return HOLDS, f"{claim['a']} {a:.3f}{tie}", _caveat(n, near)
     if claim["kind"] == "significantly_better":
         gap = ranks[claim["b"]] - a
-        return (HOLDS if gap >= cd else FAILS), f"rank gap {gap:.3f} vs CD {cd:.3f}"
+        near = _near(gap, cd, f"rank gap {gap:.3f} against CD {cd:.3f}")
+        return (HOLDS if gap >= cd else FAILS), f"rank gap {gap:.3f} vs CD {cd:.3f}", _caveat(n, near)
     gaps = {o: abs(ranks[o] - a) for o in claim["others"]}
+    closest = min(gaps, key=lambda o: abs(gaps[o] - cd))
+    near = _near(gaps[closest], cd, f"{closest} {gaps[closest]:.3f} against CD {cd:.3f}")
     close = all(g < cd for g in gaps.values())
-    return (HOLDS if close else FAILS), ", ".join(
-        f"{o} {g:.3f}" for o, g in gaps.items()
-    ) + f" vs CD {cd:.3f}"
+    return (
+        HOLDS if close else FAILS,
+        ", ".join(f"{o} {g:.3f}" for o, g in gaps.items()) + f" vs CD {cd:.3f}",
+        _caveat(n, near),
+    )
 
 
 MAX_RANKINGS = 20_000
@@ -302,7 +390,7 @@ def _over_rankings(cells: pd.DataFrame, claim: dict, stats: dict, table_spec: di
     verdicts = {}
     for chosen in itertools.product(*per_row):
         mean = (base + sum(chosen)) / n
-        verdict, _ = _rank_claim({"mean_ranks": dict(zip(scores.columns, mean)), "nemenyi_cd": cd}, claim)
+        verdict = _rank_claim({"mean_ranks": dict(zip(scores.columns, mean)), "nemenyi_cd": cd}, claim)[0]
         verdicts[verdict] = verdicts.get(verdict, 0) + 1
     where = "; ".join(f"{d}: {', '.join(scores.columns[scores.loc[d].isna()])}" for d in partial.index)
     scope = (
@@ -311,23 +399,23 @@ def _over_rankings(cells: pd.DataFrame, claim: dict, stats: dict, table_spec: di
     )
     if len(verdicts) == 1:
         (verdict,) = verdicts
-        return verdict, f"{verdict} in all {n_tables} {scope}"
+        return verdict, f"{verdict} in all {n_tables} {scope}", _caveat(n)
     return UNKNOWN, f"holds in {verdicts.get(HOLDS, 0)} of the {n_tables} {scope}"
 
 
-def _on_complete_datasets(side: str, ranks: dict, verdict: str, evidence: str) -> tuple[str, str]:
+def _on_complete_datasets(side: str, ranks: dict, verdict: str, evidence: str, caveat: str = "") -> tuple:
     """A rank claim is about the whole table, and ranks need every method's cell, so they leave
     out a data set with one missing (``rank_statistics``): while ours leave some out, the claim
     cannot be checked on ours (the missing rows could move every mean rank), and the paper's
     side, ranked on the same data sets for comparison, says which those are."""
     excluded = ranks.get("ours", {}).get("excluded_datasets", [])
     if not excluded or verdict == UNKNOWN:
-        return verdict, evidence
+        return verdict, evidence, caveat
     n = ranks["ours"].get("n_datasets")
     scope = f"ranked on the {n} data sets ours has complete ({len(excluded)} not: {', '.join(excluded)})"
     if side == "ours":
         return UNKNOWN, f"{scope}; there: {verdict}, {evidence}"
-    return verdict, f"{scope}: {evidence}"
+    return verdict, f"{scope}: {evidence}", caveat
 
 
 PAIR_KINDS = {
@@ -380,51 +468,118 @@ def _bayes_claim(side: str, cells: pd.DataFrame, claim: dict, spec: dict) -> tup
     )
     if len(both) < n_table:
         return UNKNOWN, f"so far {len(both)} of {n_table} data sets: {evidence}"
-    if test.p_a_better >= DECISIVE:
-        return HOLDS, evidence
-    if test.p_b_better >= DECISIVE:
-        return FAILS, f"{claim['b']} better: {evidence}"
-    if test.p_equivalent >= DECISIVE:
-        return FAILS, f"practically equivalent: {evidence}"
+    deciding = {
+        HOLDS: (f"P({claim['a']} better)", test.p_a_better),
+        FAILS: (f"P({claim['b']} better)", test.p_b_better),
+        EQUIVALENT: ("P(equivalent)", test.p_equivalent),
+    }
+    for verdict, (name, p) in deciding.items():
+        if p >= DECISIVE:
+            near = _near(p, DECISIVE, f"{name} {p:.3f} against {DECISIVE:g}")
+            return (
+                verdict,
+                (f"{claim['b']} better: " if verdict == FAILS else "") + evidence,
+                _caveat(len(both), near),
+            )
     return INCONCLUSIVE, evidence
 
 
+def _printed_ranks(claim: dict, table_spec: dict) -> tuple[dict, dict, str]:
+    """``(stats, claim, source)`` of a rank or post-hoc claim on the paper's printed table
+    (``published``: file, metric, and the names it prints for the claim's ``a`` and its ``b`` or
+    ``others``): the rank statistics of every method the table prints, over its data sets (those
+    with every cell), the claim in the printed names, and where they come from."""
+    printed = claim["published"]
+    scores = published_cells(printed["file"], printed["metric"])["mean"].unstack("method")
+    keys = [key for key in ("a", "b", "others") if key in claim]
+    unnamed = [key for key in keys if key not in printed]
+    if unnamed:
+        raise ValueError(
+            f"claim {claim['text']!r}: its published names no printed method for {', '.join(unnamed)}"
+        )
+    names = [printed["a"], *([printed["b"]] if "b" in printed else []), *printed.get("others", [])]
+    missing = [name for name in names if name not in scores]
+    if missing:
+        raise ValueError(
+            f"claim {claim['text']!r}: {printed['file']} prints no {printed['metric']} of "
+            f"{', '.join(missing)}; it has {', '.join(map(str, scores.columns))}"
+        )
+    control = printed["a"] if claim["kind"] == "control_significantly_better" else None
+    stats = rank_statistics(
+        scores,
+        higher_is_better=table_spec.get("higher_is_better", True),
+        alpha=table_spec.get("alpha", 0.05),
+        control=control,
+    )
+    source = (
+        f"the paper's printed {printed['file']}, its {stats['n_datasets']} data sets and "
+        f"{scores.shape[1]} methods ranked"
+    )
+    return stats, {**claim, **{key: printed[key] for key in keys}}, source
+
+
+def _side_verdict(claim: dict, side: str, cells: pd.DataFrame, ranks: dict, table_spec: dict) -> tuple:
+    """``(verdict, evidence)`` or ``(verdict, evidence, caveat)`` of the claim on one side."""
+    column, stats_key = {"paper": ("published_mean", "published"), "ours": ("mean", "ours")}[side]
+    kind = claim["kind"]
+    if kind in PAIR_KINDS:
+        return PAIR_KINDS[kind](cells, column, claim, table_spec)
+    if kind in RANK_KINDS or kind == "control_significantly_better":
+        judge = _rank_claim if kind in RANK_KINDS else _control_claim
+        if side == "paper" and "published" in claim:
+            stats, printed, source = _printed_ranks(claim, table_spec)
+            verdict, evidence, *caveat = judge(stats, printed)
+            return verdict, f"{source}: {evidence}", *caveat
+        found = _on_complete_datasets(side, ranks, *judge(ranks[stats_key], claim))
+        if (
+            side == "ours"
+            and kind in RANK_KINDS
+            and found[0] == UNKNOWN
+            and ranks[stats_key].get("excluded_datasets")
+        ):
+            ranked = _over_rankings(cells, claim, ranks[stats_key], table_spec)
+            if ranked is not None:
+                return ranked[0], f"{ranked[1]}; {found[1]}", *ranked[2:]
+        return found
+    if kind == "bayes_better":
+        return _bayes_claim(side, cells, claim, table_spec)
+    if kind == "not_significantly_worse":
+        if side == "paper":
+            return UNKNOWN, "the paper gives one value per data set, no spread"
+        return _paired_claim(ranks, claim, cells)
+    valid = sorted(
+        [*PAIR_KINDS, *RANK_KINDS, "control_significantly_better", "not_significantly_worse", "bayes_better"]
+    )
+    raise ValueError(f"unknown claim kind {kind!r}; valid: {valid}")
+
+
 def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: dict) -> dict:
-    """The claim's verdict and evidence on the published and on the regenerated numbers."""
+    """The claim's verdict, evidence and caveat on the published (``paper``, ``paper_evidence``,
+    ``paper_caveat``) and on the regenerated numbers (``ours``, ...): the caveat says what a
+    decided verdict rests on thinly (``_caveat``; empty when nothing, and on an undecided one)."""
     result = {"claim": claim["text"]}
-    for side, column, stats_key in (("paper", "published_mean", "published"), ("ours", "mean", "ours")):
-        if claim["kind"] in PAIR_KINDS:
-            verdict, evidence = PAIR_KINDS[claim["kind"]](cells, column, claim, table_spec)
-        elif claim["kind"] in RANK_KINDS:
-            verdict, evidence = _on_complete_datasets(side, ranks, *_rank_claim(ranks[stats_key], claim))
-            if side == "ours" and verdict == UNKNOWN and ranks[stats_key].get("excluded_datasets"):
-                ranked = _over_rankings(cells, claim, ranks[stats_key], table_spec)
-                if ranked is not None:
-                    verdict, evidence = ranked[0], f"{ranked[1]}; {evidence}"
-        elif claim["kind"] == "control_significantly_better":
-            verdict, evidence = _on_complete_datasets(side, ranks, *_control_claim(ranks[stats_key], claim))
-        elif claim["kind"] == "bayes_better":
-            verdict, evidence = _bayes_claim(side, cells, claim, table_spec)
-        elif claim["kind"] == "not_significantly_worse":
-            verdict, evidence = (
-                (UNKNOWN, "the paper gives one value per data set, no spread")
-                if side == "paper"
-                else _paired_claim(ranks, claim, cells)
-            )
-        else:
-            valid = sorted(
-                [
-                    *PAIR_KINDS,
-                    *RANK_KINDS,
-                    "control_significantly_better",
-                    "not_significantly_worse",
-                    "bayes_better",
-                ]
-            )
-            raise ValueError(f"unknown claim kind {claim['kind']!r}; valid: {valid}")
+    for side in ("paper", "ours"):
+        verdict, evidence, *caveat = _side_verdict(claim, side, cells, ranks, table_spec)
         result[side] = verdict
         result[f"{side}_evidence"] = evidence
+        result[f"{side}_caveat"] = caveat[0] if caveat and verdict in DECIDED else ""
     return result
+
+
+def verdict_text(result: dict, side: str) -> str:
+    """A claim's verdict on ``side`` (``paper`` or ``ours``) as the claims tables print it, with
+    its caveat beside it: "holds (on 2 data sets)", "does not hold (at its threshold: ...)"."""
+    caveat = result[f"{side}_caveat"]
+    return f"{result[side]} ({caveat})" if caveat else result[side]
+
+
+def verdict_of(text: str) -> str:
+    """The verdict of a claims table's cell written by ``verdict_text``; ``ValueError`` naming the
+    cell and the vocabulary if it holds none."""
+    for verdict in VERDICTS:
+        if text == verdict or text.startswith(f"{verdict} ("):
+            return verdict
+    raise ValueError(f"'{text}' is not a verdict, one of {list(VERDICTS)}, with or without its caveat")
 
 
 # Claims on a curve (a figure's ``claims``: the paper draws or argues it, with no table):
@@ -438,6 +593,7 @@ def evaluate_claim(claim: dict, cells: pd.DataFrame, ranks: dict, table_spec: di
 #   approaches 10", "quite robust for 100 to 1000 trees".
 # A figure of several data sets holds a claim when it holds on each, fails when it fails on
 # one. The paper side is "cannot be checked": the paper shows no numbers for such a curve.
+CURVE_POINTS = ("point of the curve", "points of the curve")  # what a curve claim counts
 CURVE_KINDS = ("decreasing", "final_at_most", "final_at_least", "flat_from")
 
 
@@ -463,7 +619,13 @@ def _flat_from(means: pd.DataFrame, claim: dict):
         ", ".join(f"{m} spans {span:.4f}" for m, span in spans.items())
         + f" over {window} (at most {claim['within']:g})"
     )
-    return (HOLDS if all(span <= claim["within"] for span in spans.values()) else FAILS), evidence
+    closest = min(spans, key=lambda m: abs(spans[m] - claim["within"]))
+    near = _near(
+        spans[closest], claim["within"], f"{closest} spans {spans[closest]:.4f} against {claim['within']:g}"
+    )
+    points = min(len(means[m][(means.index >= low) & (means.index <= high)].dropna()) for m in spans)
+    verdict = HOLDS if all(span <= claim["within"] for span in spans.values()) else FAILS
+    return verdict, evidence, _caveat(points, near, CURVE_POINTS)
 
 
 def _curve_verdict(means: pd.DataFrame, claim: dict):
@@ -482,7 +644,11 @@ def _curve_verdict(means: pd.DataFrame, claim: dict):
             if step >= 0
         ]
         evidence = f"{a} {curve.iloc[0]:.4f} at n={curve.index[0]:g} to {curve.iloc[-1]:.4f} at n={curve.index[-1]:g}"
-        return (FAILS, evidence + "; not falling at " + ", ".join(rises)) if rises else (HOLDS, evidence)
+        largest = float(np.diff(curve).max())
+        caveat = _caveat(len(curve), _near(largest, 0.0, f"largest step {largest:+.4f}"), CURVE_POINTS)
+        if rises:
+            return FAILS, evidence + "; not falling at " + ", ".join(rises), caveat
+        return HOLDS, evidence, caveat
     n, value = curve.index[-1], curve.iloc[-1]
     if "b" in claim:
         if claim["b"] not in means or pd.isna(means[claim["b"]].get(n)):
@@ -491,7 +657,8 @@ def _curve_verdict(means: pd.DataFrame, claim: dict):
     else:
         other, label = float(claim["bound"]), f"bound {claim['bound']:.4f}"
     holds = value <= other if claim["kind"] == "final_at_most" else value >= other
-    return (HOLDS if holds else FAILS), f"{a} {value:.4f} at n={n:g} vs {label}"
+    near = _near(value, other, f"{a} {value:.4f} against {label}")
+    return (HOLDS if holds else FAILS), f"{a} {value:.4f} at n={n:g} vs {label}", _caveat(None, near)
 
 
 def evaluate_curve_claim(claim: dict, runs: pd.DataFrame, metric: str = "error", x: str = "n_train") -> dict:
@@ -504,15 +671,22 @@ def evaluate_curve_claim(claim: dict, runs: pd.DataFrame, metric: str = "error",
     if not found:
         verdict, evidence = UNKNOWN, "no runs"
     elif len(found) == 1:
-        verdict, evidence = next(iter(found.values()))
+        verdict, evidence = next(iter(found.values()))[:2]
     else:
-        verdicts = [v for v, _ in found.values()]
+        verdicts = [v for v, *_ in found.values()]
         verdict = FAILS if FAILS in verdicts else HOLDS if all(v == HOLDS for v in verdicts) else UNKNOWN
-        evidence = "; ".join(f"{d}: {v}, {e}" for d, (v, e) in found.items())
+        evidence = "; ".join(f"{d}: {v}, {e}" for d, (v, e, *_) in found.items())
+    # the caveats of the data sets that carry the verdict (on several, each named)
+    caveats = {
+        d: found[d][2] for d in datasets if verdict in DECIDED and found[d][0] == verdict and found[d][2]
+    }
+    caveat = "; ".join(c if len(found) == 1 else f"{d}: {c}" for d, c in caveats.items())
     return {
         "claim": claim["text"],
         "paper": UNKNOWN,
         "paper_evidence": "the paper shows no numbers",
+        "paper_caveat": "",
         "ours": verdict,
         "ours_evidence": evidence,
+        "ours_caveat": caveat,
     }

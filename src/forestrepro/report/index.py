@@ -23,12 +23,11 @@ from pathlib import Path
 
 from ..io import write_text_atomic
 from .build import GLANCE, GLANCE_HEADER, SUMMARY, SUMMARY_HEADER
-from .claims import FAILS, HOLDS, INCONCLUSIVE, UNKNOWN
+from .claims import verdict_of
 from .document import Document, Paragraph, Table, to_html, to_markdown
-from .sections import ABLATION, NOT_JUDGED, claim_counts
+from .sections import ABLATION, NOT_JUDGED, claim_counts, claims_text
 
 INDEX = "index"
-VERDICTS = (HOLDS, FAILS, UNKNOWN, INCONCLUSIVE)
 _PIPE = re.compile(r"(?<!\\)\|")
 _OF = re.compile(r"(\d+) of (\d+)")
 
@@ -41,7 +40,7 @@ class PageError(ValueError):
 class Page:
     """What the index reads of a report's page: its cells of the paper's own tables ``within``
     tolerance of the ``computed`` ones, and its claims by verdict on the paper's numbers and on
-    ours (``sections.claim_counts``: claims, holds, fails, undecided)."""
+    ours (``sections.claim_counts``: claims, holds, fails, equivalent, undecided)."""
 
     within: int
     computed: int
@@ -83,14 +82,12 @@ def _table(lines: list[str], heading: str, header: tuple[str, ...], where: Path)
 
 
 def _verdicts(rows: list[dict], column: str, where: Path) -> dict:
-    """Claims by verdict in ``column`` of the claims at a glance."""
-    verdicts = [row[column] for row in rows]
-    unknown = sorted(set(verdicts) - set(VERDICTS))
-    if unknown:
-        raise PageError(
-            f"{where}: column '{column}' of '{GLANCE}' has verdicts {unknown}, not one of {list(VERDICTS)}"
-        )
-    return claim_counts(verdicts)
+    """Claims by verdict in ``column`` of the claims at a glance (each verdict with or without
+    its caveat, ``claims.verdict_text``)."""
+    try:
+        return claim_counts([verdict_of(row[column]) for row in rows])
+    except ValueError as err:
+        raise PageError(f"{where}: column '{column}' of '{GLANCE}': {err}") from None
 
 
 def page_title(index_md: Path) -> str:
@@ -127,11 +124,6 @@ def read_page(index_md: Path) -> Page | None:
     )
 
 
-def _claims_text(counts: dict) -> str:
-    """``hold / do not / undecided``, or ``none`` where the report checks no claim."""
-    return f"{counts['holds']} / {counts['fails']} / {counts['undecided']}" if counts["claims"] else "none"
-
-
 def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Document:
     """The index with each report linked to its page ``index<suffix>``."""
 
@@ -148,8 +140,8 @@ def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Docum
         else:
             counts = (
                 f"{page.within} of {page.computed}" if page.computed else "no published value",
-                _claims_text(page.paper),
-                _claims_text(page.ours),
+                claims_text(page.paper),
+                claims_text(page.ours),
             )
         state = ("partial" if entry.get("partial") else "complete") + (
             f", pinned to {str(entry['commit'])[:10]}" if entry.get("commit") else ""
@@ -160,8 +152,10 @@ def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Docum
         Paragraph(
             "One row per report committed under results/report/paper/: its cells of the paper's own "
             "tables within tolerance of the published ones (ablations left out), and its claims that "
-            "hold, do not hold or are undecided (inconclusive, or cannot be checked, as where the paper "
-            "prints no numbers), checked on the paper's published numbers and on ours, "
+            "hold, do not hold, are practically equivalent (the two methods differ by less than the "
+            "claim's region of practical equivalence: neither the claim nor its reverse) or are undecided "
+            "(inconclusive, or cannot be checked, as where the paper prints no numbers), checked on the "
+            "paper's published numbers and on ours, "
             "counted from the report's Summary and Claims at a glance. Each report's page says under "
             "its title what it covers. This page is written by make report (workflow/scripts/committed_reports.py) from "
             "reports.yaml and the reports' own pages, and make report-check rebuilds it byte for byte. "
@@ -172,8 +166,8 @@ def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Docum
                 "Report",
                 "Tag",
                 "Cells within tolerance",
-                "Claims on the paper's numbers: hold / do not / undecided",
-                "Claims on ours: hold / do not / undecided",
+                "Claims on the paper's numbers: hold / do not / equivalent / undecided",
+                "Claims on ours: hold / do not / equivalent / undecided",
                 "State",
             ),
             tuple(rows),

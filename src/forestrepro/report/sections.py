@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from .cells import _cell_rows, _fmt, _missing_reason, _tolerance_verdict, grid_rows
-from .claims import FAILS, HOLDS, INCONCLUSIVE, UNKNOWN, evaluate_claim
+from .claims import EQUIVALENT, FAILS, HOLDS, INCONCLUSIVE, UNKNOWN, evaluate_claim, verdict_text
 from .deviations import (
     CONFIRMED,
     KINDS,
@@ -193,7 +193,12 @@ def claims_blocks(claims: list[dict]) -> list:
         Table(
             ("Claim", "On the paper's numbers", "On ours", "Evidence (paper; ours)"),
             tuple(
-                (c["claim"], c["paper"], c["ours"], f"{c['paper_evidence']}; {c['ours_evidence']}")
+                (
+                    c["claim"],
+                    verdict_text(c, "paper"),
+                    verdict_text(c, "ours"),
+                    f"{c['paper_evidence']}; {c['ours_evidence']}",
+                )
                 for c in claims
             ),
             caption="The paper's claims, checked",
@@ -264,8 +269,7 @@ def table_counts(result: TableResult) -> dict:
     ``judged`` (False where no tolerance compares the numbers: ``not_judged``), ``ablation``,
     cells ``computed`` and ``within`` tolerance, cells ``outside`` it and those of them of each
     kind of cause (``measured``, ``bounded``, ``stand-in``, ``unexplained``), ``empty`` cells, and
-    the claims on our numbers by verdict (``holds``, ``fails``, ``undecided``; ``claims``: how
-    many in all)."""
+    the claims on our numbers by verdict (``claim_counts``)."""
     cells, spec, explained = result.cells, result.spec, result.explained
     within, stand_in_within = within_counts(result)
     claims = [c["ours"] for c in result.claims]
@@ -293,13 +297,23 @@ def within_counts(result: TableResult) -> tuple[int, int]:
 
 
 def claim_counts(verdicts: list[str]) -> dict:
-    """``{"claims", "holds", "fails", "undecided"}``: claims on our numbers by verdict."""
+    """``{"claims", "holds", "fails", "equivalent", "undecided"}``: claims by verdict (``claims``:
+    how many in all; ``equivalent``: practically equivalent, neither holding nor reversed;
+    ``undecided``: cannot be checked or inconclusive)."""
     return {
         "claims": len(verdicts),
         "holds": verdicts.count(HOLDS),
         "fails": verdicts.count(FAILS),
+        "equivalent": verdicts.count(EQUIVALENT),
         "undecided": verdicts.count(UNKNOWN) + verdicts.count(INCONCLUSIVE),
     }
+
+
+def claims_text(counts: dict) -> str:
+    """``3 / 1 / 2 / 0``: claims that hold / do not / are practically equivalent / are undecided,
+    or ``none`` where there is no claim."""
+    keys = ("holds", "fails", "equivalent", "undecided")
+    return " / ".join(str(counts[key]) for key in keys) if counts["claims"] else "none"
 
 
 def kinds_text(counts: dict) -> str:
@@ -328,7 +342,7 @@ def summary_row(result: TableResult, anchor: str) -> tuple[str, ...]:
         if n["ablation"]
         else (kinds_text(n) if n["judged"] else NOT_JUDGED),
         str(n["empty"]),
-        f"{n['holds']} / {n['fails']} / {n['undecided']}" if n["claims"] else "none",
+        claims_text(n),
     )
 
 
