@@ -69,7 +69,7 @@ def test_a_report_gives_its_title_and_its_summary_in_one_line(tmp_path, monkeypa
     (line,) = [line[len(ONE_LINE) :] for line in md.splitlines() if line.startswith(ONE_LINE)]
     assert line == (
         "0 of 3 computed cells of 1 table against the paper within tolerance, 3 outside it (by the "
-        "kind of their cause: 0 measured, 0 bounded, 0 stand-in, 3 unexplained); claims on our numbers: "
+        "kind of their cause: 0 within spread, 0 measured, 0 confirmed, 0 bounded, 0 stand-in, 3 unexplained); claims on our numbers: "
         "0 hold, 0 do not, 0 practically equivalent, 0 undecided."
     )
     # the line comes right after the opening sentence, before the summary
