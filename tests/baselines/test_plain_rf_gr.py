@@ -158,3 +158,24 @@ def test_its_accuracy_agrees_with_rf_gr_under_the_same_folds():
 
 def test_scikit_learn_estimator_checks():
     check_estimator(PlainGainRatioRF(n_estimators=5))
+
+
+def test_the_brf_paper_runs_it_beside_table_2s_rf():
+    from forestrepro.config import compose_config
+
+    cfg = compose_config(profile="paper")
+    brf = cfg["paper"]["brf"]
+    experiment = brf["experiments"]["independent_rf_gr"]
+    assert experiment["methods"] == ["plain_rf_gr"] and experiment["protocol"] == "brf_cv5"
+    # every data set of Table 2 but usps, whose rf_gr cell lies within tolerance (the cost)
+    assert experiment["datasets"] == [d for d in brf["experiments"]["main"]["datasets"] if d != "usps"]
+    assert list(brf["tables"]["independent_rf_gr"]["datasets"]) == experiment["datasets"]
+    assert brf["tables"]["independent_rf_gr"]["methods"] == {"plain_rf_gr": "RFs"}
+    assert cfg["method"]["plain_rf_gr"]["grid"] == cfg["method"]["rf_gr"]["grid"]
+    assert (
+        cfg["method"]["plain_rf_gr"]["params"]["n_estimators"]
+        == cfg["method"]["rf_gr"]["params"]["n_estimators"]
+    )
+    # the textbook RF's second implementation also runs on isolet
+    assert "isolet" in brf["experiments"]["independent_rf"]["datasets"]
+    assert "isolet" in brf["tables"]["independent_rf"]["datasets"]
