@@ -3,6 +3,9 @@
 The code never hard-codes a published result: every one is read from these files (copied from
 ``shared/papers/tables/``, see ``shared/papers/README.md`` for the transcription notes), plus
 ``c2rf_text_solved_share.csv``: shares the C2RF paper states in its text (Sec. 5.4), not in a table.
+One copy completes its source: ``rcrf_table5_kappa_error.csv`` holds zoo's row, the last of the
+RCRF paper's Table 5, which the shared transcription leaves out (tests/rcrf checks the row against
+the paper's text).
 """
 
 from __future__ import annotations
