@@ -1240,17 +1240,18 @@ def test_two_readings_that_each_reproduce_a_cell_leave_its_cause_not_identified(
 def test_a_cell_whose_published_value_lies_within_our_means_interval_needs_no_cause():
     from forestrepro.report.deviations import UNEXPLAINED, WITHIN_SPREAD, explain, within_spread
 
-    # ours 0.80 +- s over n runs against the published 0.70: the 95 % interval of our mean is
-    # 0.80 +- t(0.975, n - 1) s / sqrt(n). n = 5, s = 0.09: t = 2.7764, half width 0.11175: the
-    # published value lies within it. s = 0.08: half width 0.09933, just short of 0.10: not.
-    # One run, or a median, has no interval
-    cells = _outside_cells(0.70, 0.80, 0.02, n_folds=[5, 5, 1], std=[0.09, 0.08, float("nan")])
+    # ours 0.80 +- s over n runs against the published 0.70, tolerance 0.02: the 95 % interval of
+    # our mean is 0.80 +- t(0.975, n - 1) s / sqrt(n). n = 5, s = 0.065: t = 2.7764, half width
+    # 0.08071, and 0.10 <= 0.02 + 0.08071: within spread. s = 0.06: half width 0.07450, and
+    # 0.02 + 0.0745 < 0.10: not. One run, or a median, has no interval
+    cells = _outside_cells(0.70, 0.80, 0.02, n_folds=[5, 5, 1], std=[0.065, 0.06, float("nan")])
     spec = {"paper": "p", "table": "t", "causes": []}
     got = explain(cells, spec, lambda table: None, {}, {})
     assert list(got["kind"]) == [WITHIN_SPREAD, UNEXPLAINED, UNEXPLAINED]
     assert list(got["cause"]) == ["sampling", UNEXPLAINED, UNEXPLAINED]
     assert got.loc[0, "evidence"].startswith(
-        "the published 0.7000 lies within our mean's 95 % interval [0.6883, 0.9117] over its 5 runs"
+        "the published 0.7000 lies within the tolerance 0.0200 of our mean's 95 % interval "
+        "[0.7193, 0.8807] over its 5 runs"
     )
     assert within_spread(cells.iloc[0], {"aggregate": "median"}) is None
 

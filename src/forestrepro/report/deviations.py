@@ -83,18 +83,20 @@ paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell 
 *candidate*, never counted as its cause: more data does not always move a cell.
 
 Noise first. A cell outside tolerance needs a cause only when the published value lies outside
-our own spread too: where our cell is a mean of n >= 2 runs (folds, repetitions or splits) with
-sample standard deviation s, and the published value lies within the 95 % interval of that mean,
-mean +- t(0.975, n - 1) s / sqrt(n), the difference is within what our own runs vary by, and the
-cell's kind is *within spread* (cause ``sampling``), whatever rules hold for it. Folds of one
-cross-validation share rows, so the interval is a guide, not an exact test; it is never used for a
-median (``sample_range`` covers those), nor for a cell of one run or of no spread.
+our own spread too. The tolerance allows for the paper's spread (twice its printed std, or the
+floor); where our cell is a mean of n >= 2 runs (folds, repetitions or splits) with sample
+standard deviation s, its 95 % interval, mean +- t(0.975, n - 1) s / sqrt(n), gives ours. Where
+the published value lies within the tolerance of that interval (|difference| <= tolerance + t s /
+sqrt(n)), the difference is within what the paper's spread and ours allow: the cell's kind is
+*within spread* (cause ``sampling``), whatever rules hold for it. Folds of one cross-validation
+share rows, so the interval is a guide, not an exact test; it is never used for a median
+(``sample_range`` covers those), nor for a cell of one run or of no spread.
 
 Kinds, by strength. Each cell outside tolerance gets a *kind*, which the summaries count: how
 far numbers show its cause, whatever the cause's name.
 
-- **within spread**: the published value lies within our mean's 95 % interval (above); no cause
-  is needed, and none is counted;
+- **within spread**: the published value lies within the tolerance of our mean's 95 % interval
+  (above); no cause is needed, and none is counted;
 - **measured**: a run under a stated reading, protocol or data puts the cell within tolerance of
   the paper's;
 - **confirmed**: a second, independent implementation of the same method gives our number, not
@@ -543,21 +545,21 @@ def _independent_within(cell, rule: dict, table_cells: Callable[[str], pd.DataFr
 
 
 def within_spread(cell, spec: dict) -> str | None:
-    """The evidence that the published value lies within the 95 % interval of our cell's mean
-    over its runs, mean +- t(0.975, n - 1) s / sqrt(n) (the module's "Noise first"), or None: also
-    for a median, a cell of fewer than 2 runs, or of no spread."""
+    """The evidence that the published value lies within the cell's tolerance of the 95 % interval
+    of our cell's mean over its runs, mean +- t(0.975, n - 1) s / sqrt(n) (the module's "Noise
+    first"), or None: also for a median, a cell of fewer than 2 runs, or of no spread."""
     runs, std = cell.get("n_folds"), cell.get("std")
     if spec.get("aggregate", "mean") != "mean" or runs is None or pd.isna(runs) or runs < 2:
         return None
     if std is None or pd.isna(std) or std <= 0 or pd.isna(cell["published_mean"]):
         return None
     half = float(student_t.ppf(0.975, int(runs) - 1)) * float(std) / math.sqrt(int(runs))
-    if abs(cell["published_mean"] - cell["mean"]) > half:
+    if abs(cell["published_mean"] - cell["mean"]) > cell["tolerance"] + half:
         return None
     return (
-        f"the published {cell['published_mean']:.4f} lies within our mean's 95 % interval "
-        f"[{cell['mean'] - half:.4f}, {cell['mean'] + half:.4f}] over its {int(runs)} runs "
-        f"(std {std:.4f}): the difference is within what our own runs vary by"
+        f"the published {cell['published_mean']:.4f} lies within the tolerance {cell['tolerance']:.4f} "
+        f"of our mean's 95 % interval [{cell['mean'] - half:.4f}, {cell['mean'] + half:.4f}] over its "
+        f"{int(runs)} runs (std {std:.4f}): the difference is within what the paper's spread and ours allow"
     )
 
 
