@@ -321,7 +321,10 @@ def test_an_experiments_dataset_options_go_over_the_papers_for_its_jobs_only(tmp
         "subsample_rows": 390
     }
     assert json.loads(files[specs / "main/knn/isolet.json"])["dataset_options"] == {}
-    assert json.loads(files[specs / "main/knn/shuttle.json"])["dataset_options"] == {"subsample_rows": 14516}
+    assert json.loads(files[specs / "main/knn/shuttle.json"])["dataset_options"] == {
+        "subsample_rows": 14516,
+        "allow_small_classes": True,
+    }
     with pytest.raises(
         ConfigError, match="experiments.data_size_half.dataset_options: unknown data set 'isolett'"
     ):

@@ -231,3 +231,18 @@ def test_git_state_counts_result_paths_only(tmp_path):
 
 def test_outside_git_is_neither_clean_nor_dirty(tmp_path):
     assert git_state(tmp_path)["clean"] is None
+
+
+def test_a_permission_to_run_leaves_the_spec_digest_alone():
+    """``allow_small_classes`` lets a job run; it does not change what the job computes, so a
+    record made before it was set stays current. Any other option changes the digest."""
+    from forestrepro.evaluation.folds import SMALL_CLASSES_OPTION
+    from forestrepro.record.store import PERMISSIONS
+
+    assert SMALL_CLASSES_OPTION in PERMISSIONS
+    spec = {"dataset": "zoo", "method": "rf", "dataset_options": {}}
+    allowed = {**spec, "dataset_options": {"allow_small_classes": True}}
+    assert spec_digest(allowed) == spec_digest(spec)
+    both = {**spec, "dataset_options": {"subsample_rows": 9, "allow_small_classes": True}}
+    assert spec_digest(both) == spec_digest({**spec, "dataset_options": {"subsample_rows": 9}})
+    assert spec_digest({**spec, "dataset_options": {"subsample_rows": 9}}) != spec_digest(spec)

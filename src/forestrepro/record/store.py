@@ -30,8 +30,19 @@ from ..io import atomic_path, write_text_atomic
 FORMAT = 1  # the record format; a record of another format is stale
 
 
+# Data set options that permit a run without changing what it computes: a job with one of them
+# set is the same computation as without it, so the digest leaves them out and a record made
+# before the option was set stays current. ``allow_small_classes``: run although some class has
+# fewer rows than the folds (evaluation/folds.py, SMALL_CLASSES_OPTION).
+PERMISSIONS = ("allow_small_classes",)
+
+
 def spec_digest(spec: dict) -> str:
-    """The SHA-256 of a job spec's canonical JSON (key order and spacing do not matter)."""
+    """The SHA-256 of a job spec's canonical JSON (key order and spacing do not matter), without
+    the data set options that only permit a run (``PERMISSIONS``)."""
+    options = spec.get("dataset_options")
+    if isinstance(options, dict) and any(key in options for key in PERMISSIONS):
+        spec = {**spec, "dataset_options": {k: v for k, v in options.items() if k not in PERMISSIONS}}
     text = json.dumps(spec, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
