@@ -339,12 +339,8 @@ def _print_costs(
     threads = {job.path: method_threads(cfg, job.method) for job in jobs}
     protocols = {job.path: job_protocol(cfg, job.paper, job.experiment, job.dataset) for job in jobs}
     limits = {path: float(p["time_limit"]) for path, p in protocols.items() if "time_limit" in p}
-    bounds = {
-        path: limit_bound(
-            limit, 1 if path.rsplit("/", 1)[-1].startswith("repeat") else protocols[path]["repeats"]
-        )
-        for path, limit in limits.items()
-    }
+    solves = {job.path: 1 if job.repeat is not None else protocols[job.path]["repeats"] for job in jobs}
+    bounds = {path: limit_bound(limit, solves[path]) for path, limit in limits.items()}
     records = measured(runs_dir)
     for path, donor in copied.items():  # a copied job: what its donor record cost
         if (cost := measured_record(donor)) is not None:
