@@ -22,10 +22,6 @@ class ReportDirError(ValueError):
     """A report folder that would write into the committed reports."""
 
 
-def _inside(path: str, folder: str) -> bool:
-    return os.path.normpath(path) == folder or os.path.normpath(path).startswith(folder + os.sep)
-
-
 def is_committed(report_dir: str) -> bool:
     """Whether ``report_dir`` is one of the committed reports' folders (a subfolder of
     ``results/report/paper/``)."""
@@ -49,7 +45,7 @@ def report_dir(tag: str, given: str | None = None, records_only: bool = False) -
                 "this run's report in results/report/<tag>/"
             )
         return folder
-    folder = os.path.join("results", "report", tag)
-    if _inside(folder, COMMITTED_REPORTS):
+    folder = os.path.normpath(os.path.join("results", "report", tag))
+    if folder == COMMITTED_REPORTS or is_committed(folder):
         folder += RUN_SUFFIX
     return folder
