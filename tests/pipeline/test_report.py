@@ -1237,21 +1237,29 @@ def test_two_readings_that_each_reproduce_a_cell_leave_its_cause_not_identified(
     assert unidentified(got) == 1
 
 
-def test_a_cell_whose_published_value_lies_within_our_means_interval_needs_no_cause():
+def test_a_cell_whose_difference_lies_within_the_two_means_spread_needs_no_cause():
     from forestrepro.report.deviations import UNEXPLAINED, WITHIN_SPREAD, explain, within_spread
 
-    # ours 0.80 +- s over n runs against the published 0.70, tolerance 0.02: the 95 % interval of
-    # our mean is 0.80 +- t(0.975, n - 1) s / sqrt(n). n = 5, s = 0.065: t = 2.7764, half width
-    # 0.08071, and 0.10 <= 0.02 + 0.08071: within spread. s = 0.06: half width 0.07450, and
-    # 0.02 + 0.0745 < 0.10: not. One run, or a median, has no interval
-    cells = _outside_cells(0.70, 0.80, 0.02, n_folds=[5, 5, 1], std=[0.065, 0.06, float("nan")])
+    # ours 0.80 (std s over n = 5 runs) against the published 0.70 (std s_p), tolerance 0.02: the
+    # 95 % interval of the difference is +- t(0.975, 4) sqrt((s^2 + s_p^2) / 5), t = 2.7764.
+    # d1: s = 0.06, s_p = 0.06: +- 0.10536, the difference 0.10 lies within it.
+    # d2: s = 0.06, s_p = 0.05: +- 0.09698: not (the tolerance is not added: 0.02 + 0.097 > 0.10).
+    # d3: s = 0.09, no printed std: +- 0.11175: within. d4: one run, no interval
+    cells = _outside_cells(
+        0.70,
+        0.80,
+        0.02,
+        n_folds=[5, 5, 5, 1],
+        std=[0.06, 0.06, 0.09, float("nan")],
+        published_std=[0.06, 0.05, float("nan"), 0.06],
+    )
     spec = {"paper": "p", "table": "t", "causes": []}
     got = explain(cells, spec, lambda table: None, {}, {})
-    assert list(got["kind"]) == [WITHIN_SPREAD, UNEXPLAINED, UNEXPLAINED]
-    assert list(got["cause"]) == ["sampling", UNEXPLAINED, UNEXPLAINED]
+    assert list(got["kind"]) == [WITHIN_SPREAD, UNEXPLAINED, WITHIN_SPREAD, UNEXPLAINED]
+    assert list(got["cause"]) == ["sampling", UNEXPLAINED, "sampling", UNEXPLAINED]
     assert got.loc[0, "evidence"].startswith(
-        "the published 0.7000 lies within the tolerance 0.0200 of our mean's 95 % interval "
-        "[0.7193, 0.8807] over its 5 runs"
+        "the difference +0.1000 lies within +-0.1054, the 95 % interval of the difference of two "
+        "means over 5 runs each (our std 0.0600, the paper's 0.0600)"
     )
     assert within_spread(cells.iloc[0], {"aggregate": "median"}) is None
 

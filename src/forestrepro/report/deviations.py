@@ -82,21 +82,23 @@ A measurable difference that no test ties to the cell (our data's shape differs 
 paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell as a
 *candidate*, never counted as its cause: more data does not always move a cell.
 
-Noise first. A cell outside tolerance needs a cause only when the published value lies outside
-our own spread too. The tolerance allows for the paper's spread (twice its printed std, or the
-floor); where our cell is a mean of n >= 2 runs (folds, repetitions or splits) with sample
-standard deviation s, its 95 % interval, mean +- t(0.975, n - 1) s / sqrt(n), gives ours. Where
-the published value lies within the tolerance of that interval (|difference| <= tolerance + t s /
-sqrt(n)), the difference is within what the paper's spread and ours allow: the cell's kind is
-*within spread* (cause ``sampling``), whatever rules hold for it. Folds of one cross-validation
-share rows, so the interval is a guide, not an exact test; it is never used for a median
-(``sample_range`` covers those), nor for a cell of one run or of no spread.
+Noise first. A cell outside tolerance needs a cause only when the difference lies outside our
+spread and the paper's too: where our cell is a mean of n >= 2 runs (folds, repetitions or
+splits) with sample standard deviation s, and the paper prints its cell's standard deviation s_p
+(0 where it prints none) over as many runs of the same protocol, the 95 % interval of the
+difference of the two means is +- t(0.975, n - 1) sqrt(s^2 / n + s_p^2 / n). Where the difference
+lies within it, it is within what the two means vary by: the cell's kind is *within spread* (cause
+``sampling``), whatever rules hold for it. The tolerance (twice the paper's std per run, or its
+floor) is not added to the interval: that would count the paper's spread twice and call a
+difference of several standard errors noise. Folds of one cross-validation share rows, so the
+interval is a guide, not an exact test; it is never used for a median (``sample_range`` covers
+those), nor for a cell of one run or of no spread.
 
 Kinds, by strength. Each cell outside tolerance gets a *kind*, which the summaries count: how
 far numbers show its cause, whatever the cause's name.
 
-- **within spread**: the published value lies within the tolerance of our mean's 95 % interval
-  (above); no cause is needed, and none is counted;
+- **within spread**: the difference lies within the 95 % interval of the difference of the two
+  means (above); no cause is needed, and none is counted;
 - **measured**: a run under a stated reading, protocol or data puts the cell within tolerance of
   the paper's;
 - **confirmed**: a second, independent implementation of the same method gives our number, not
@@ -545,21 +547,25 @@ def _independent_within(cell, rule: dict, table_cells: Callable[[str], pd.DataFr
 
 
 def within_spread(cell, spec: dict) -> str | None:
-    """The evidence that the published value lies within the cell's tolerance of the 95 % interval
-    of our cell's mean over its runs, mean +- t(0.975, n - 1) s / sqrt(n) (the module's "Noise
-    first"), or None: also for a median, a cell of fewer than 2 runs, or of no spread."""
+    """The evidence that the difference between our mean and the published one lies within the
+    95 % interval of the difference of two means over ``n`` runs each, +- t(0.975, n - 1)
+    sqrt(s^2 / n + s_p^2 / n) (the module's "Noise first"; s_p the paper's printed std, 0 where it
+    prints none), or None: also for a median, a cell of fewer than 2 runs, or of no spread."""
     runs, std = cell.get("n_folds"), cell.get("std")
     if spec.get("aggregate", "mean") != "mean" or runs is None or pd.isna(runs) or runs < 2:
         return None
     if std is None or pd.isna(std) or std <= 0 or pd.isna(cell["published_mean"]):
         return None
-    half = float(student_t.ppf(0.975, int(runs) - 1)) * float(std) / math.sqrt(int(runs))
-    if abs(cell["published_mean"] - cell["mean"]) > cell["tolerance"] + half:
+    n = int(runs)
+    published_std = cell.get("published_std")
+    published_std = 0.0 if published_std is None or pd.isna(published_std) else float(published_std)
+    half = float(student_t.ppf(0.975, n - 1)) * math.sqrt((float(std) ** 2 + published_std**2) / n)
+    if abs(cell["delta"]) > half:
         return None
     return (
-        f"the published {cell['published_mean']:.4f} lies within the tolerance {cell['tolerance']:.4f} "
-        f"of our mean's 95 % interval [{cell['mean'] - half:.4f}, {cell['mean'] + half:.4f}] over its "
-        f"{int(runs)} runs (std {std:.4f}): the difference is within what the paper's spread and ours allow"
+        f"the difference {cell['delta']:+.4f} lies within +-{half:.4f}, the 95 % interval of the "
+        f"difference of two means over {n} runs each (our std {std:.4f}, the paper's "
+        f"{published_std:.4f}): within what the two means vary by"
     )
 
 

@@ -168,9 +168,9 @@ def _deviation_list(explained: pd.DataFrame, digits: int) -> list:
         Heading("Deviations", 4),
         Paragraph(
             f"{len(explained)} cells outside tolerance, by kind: {counted_kinds(explained)}; by cause: "
-            f"{counted(explained)}. A cell needs a cause only where the published value lies outside our "
-            "own spread too: within spread (the published value lies within the tolerance of the 95 % "
-            "interval of our mean over its runs) needs none. A cause is attached only where the rule's test holds; its "
+            f"{counted(explained)}. A cell needs a cause only where the difference lies outside our "
+            "spread and the paper's too: within spread (the difference lies within the 95 % interval of "
+            "the difference of the two means over their runs) needs none. A cause is attached only where the rule's test holds; its "
             "kind says how far numbers show it: measured (a run under the stated reading, protocol or "
             "data gives the paper's cell), confirmed (a second implementation of the same method gives "
             "our number and no reading tried gives the paper's: the paper's value is not reproduced by "
