@@ -1158,7 +1158,7 @@ def test_a_baseline_that_only_beats_the_paper_is_unexplained_unless_an_independe
     assert got.loc["d1", "evidence"].startswith(
         "scikit-learn gives ours (sk / b_sk: 0.8100, within 0.0200 of ours 0.8000; published 0.7000)"
     )
-    assert "the paper's value is not reproduced by the method as described" in got.loc["d1", "evidence"]
+    assert ". The paper's value is not reproduced by the method as described" in got.loc["d1", "evidence"]
     for unexplained in ("d2", "d3", "d4"):
         assert got.loc[unexplained, "kind"] == UNEXPLAINED, unexplained
         assert got.loc[unexplained, "cause"] == "baseline", unexplained  # named, not counted

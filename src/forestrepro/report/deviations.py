@@ -866,7 +866,7 @@ def explain(
         if kind in (UNEXPLAINED, CONFIRMED):  # the runs that were compared with it and fell short
             tried = _runs_tried(cell, spec, table_cells, held)
             if kind == CONFIRMED:
-                tried = ["the paper's value is not reproduced by the method as described", *tried]
+                tried = ["The paper's value is not reproduced by the method as described", *tried]
             evidence = ". ".join(part for part in (evidence, "; ".join(tried)) if part)
         rows.append(
             {
