@@ -35,10 +35,10 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 report: setup
-	$(BIN)/python workflow/scripts/committed_reports.py --cores $(CORES)
+	$(BIN)/forestrepro reports --cores $(CORES)
 
 report-check: setup
-	$(BIN)/python workflow/scripts/committed_reports.py --cores $(CORES) --check
+	$(BIN)/forestrepro reports --cores $(CORES) --check
 
 docs: setup
 	$(BIN)/python -m mkdocs build --strict -f docs/mkdocs.yml

@@ -1,8 +1,12 @@
-"""Entry points that the Snakemake rules call: ``forestrepro <command> ...``.
+"""The one command line, ``forestrepro <command> ...``: the steps the Snakemake rules call (fetch,
+scan, train, reuse, report), and the tools a user runs from the checkout's root (plan, pieces,
+equivalence, reports).
 
-Each command reads plain files (job specifications written by ``forestrepro.config``), calls
-the library, and writes its outputs atomically. Known failures (bad data, bad configuration, a
-protocol that cannot run) print one clear line and exit with status 2, never a traceback.
+Each rule's command reads plain files (job specifications written by ``forestrepro.config``),
+calls the library, and writes its outputs atomically. Known failures (bad data, bad
+configuration, a protocol that cannot run) print one clear line and exit with status 2, never a
+traceback. The tools' logic is the library's (``record/pieces.py``, ``record/equivalence.py``,
+``report/committed.py``); here are their arguments.
 """
 
 from __future__ import annotations
@@ -429,6 +433,78 @@ def _wall(costs: list, cores: int) -> str:
     return text + (" (without those of unknown cost)" if unknown else "")
 
 
+def cmd_pieces(args: argparse.Namespace) -> int:
+    """Keep the cached pieces of a tag's unfinished jobs in results/runs/<tag>/pieces/, or
+    restore one job's committed pieces into results/cache/ (record/pieces.py)."""
+    from .record.pieces import Layout, keep, restore
+
+    layout = Layout(Path(args.results), args.tag)
+    return keep(layout) if args.pieces_command == "keep" else restore(layout, args.job)
+
+
+def cmd_equivalence(args: argparse.Namespace) -> int:
+    """Show, by reruns, that a committed library change leaves the committed records' results
+    unchanged, and enter it in the equivalence ledger (record/equivalence.py)."""
+    from .record import equivalence
+
+    repo = Path.cwd()
+    if args.equivalence_command == "plan":
+        return equivalence.print_plan(repo, args.since, args.also)
+    if args.equivalence_command == "run":
+        return equivalence.run_reruns(repo, args.since, args.also, args.cores)
+    return equivalence.attest_reruns(repo, args.since)
+
+
+def cmd_reports(args: argparse.Namespace) -> None:
+    """Rebuild every committed report under results/report/paper/ and their index from the
+    committed run records (make report); --check: and fail if any differs from git's (make
+    report-check) (report/committed.py)."""
+    from .report.committed import rebuild_committed
+
+    rebuild_committed(Path.cwd(), args.names, args.cores, args.check)
+
+
+def _add_tools(sub) -> None:
+    """The tools a user runs: ``pieces``, ``equivalence`` and ``reports``."""
+    p = sub.add_parser("pieces", help=cmd_pieces.__doc__)
+    p.add_argument("--results", default="results", help="the results directory (default: results)")
+    p.add_argument("--tag", required=True, help="the tag whose jobs' pieces to keep or restore")
+    steps = p.add_subparsers(dest="pieces_command", required=True, help="keep or restore")
+    steps.add_parser(
+        "keep", help="copy the cached pieces of the tag's unfinished jobs into results/runs/<tag>/pieces/"
+    )
+    one = steps.add_parser("restore", help="copy one job's committed pieces into results/cache/")
+    one.add_argument("--job", required=True, help="<paper>/<experiment>/<method>/<dataset>[/repeat<k>]")
+    p.set_defaults(func=cmd_pieces)
+
+    p = sub.add_parser("equivalence", help=cmd_equivalence.__doc__)
+    steps = p.add_subparsers(dest="equivalence_command", required=True, help="plan, run or attest")
+    for name, text in (
+        ("plan", "list the reruns that show the change: about one per (tag, paper, experiment, method)"),
+        ("run", "run them (Snakemake, per committed report)"),
+        ("attest", "compare the reruns with git's records and enter what they show in the ledger"),
+    ):
+        step = steps.add_parser(name, help=text)
+        step.add_argument(
+            "--since",
+            default="HEAD~1",
+            help="the commit before the change (default HEAD~1): its records were current",
+        )
+        if name != "attest":
+            step.add_argument(
+                "--also", action="append", default=[], help="more stale jobs: a glob over <tag>/<job>"
+            )
+        if name == "run":
+            step.add_argument("--cores", type=int, default=2, help="Snakemake's cores (default: 2)")
+    p.set_defaults(func=cmd_equivalence)
+
+    p = sub.add_parser("reports", help=cmd_reports.__doc__)
+    p.add_argument("--check", action="store_true", help="fail if a rebuilt report differs from git's")
+    p.add_argument("--cores", type=int, default=2, help="reports rebuilt side by side (default: 2)")
+    p.add_argument("names", nargs="*", help="only these reports (default: all in the manifest)")
+    p.set_defaults(func=cmd_reports)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="forestrepro", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -558,6 +634,8 @@ def build_parser() -> argparse.ArgumentParser:
         "record/cost.py)",
     )
     p.set_defaults(func=cmd_plan)
+
+    _add_tools(sub)
     return parser
 
 
@@ -568,19 +646,29 @@ def known_errors() -> tuple[type[Exception], ...]:
     from .evaluation.base import ProtocolError
     from .methods.base import MethodConfigError
     from .report.build import DirtyRecordError
+    from .report.committed import CommittedReportError
 
-    return (ConfigError, DatasetError, ProtocolError, MethodConfigError, DirtyRecordError, FileNotFoundError)
+    return (
+        ConfigError,
+        DatasetError,
+        ProtocolError,
+        MethodConfigError,
+        DirtyRecordError,
+        CommittedReportError,
+        FileNotFoundError,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit status: what a tool returns, else 0, or 2 on a known failure."""
     args = build_parser().parse_args(argv)
     _log_to_stderr()
     try:
-        args.func(args)
+        status = args.func(args)
     except known_errors() as err:
         print(f"forestrepro {args.command}: error: {err}", file=sys.stderr)
         return 2
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":

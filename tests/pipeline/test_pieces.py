@@ -1,9 +1,8 @@
-"""workflow/scripts/pieces.py: a stopped job's finished pieces, committed in one checkout, let
+"""forestrepro pieces (record/pieces.py): a stopped job's finished pieces, committed in one checkout, let
 the same job resume in another (a fresh clone, another machine) with the numbers an
 uninterrupted run gives; pieces made by other versions of the code they depend on are not
 used."""
 
-import importlib.util
 import json
 import os
 import shutil
@@ -15,22 +14,18 @@ from pathlib import Path
 
 import pytest
 
-from forestrepro.record import FileHashes
+from forestrepro.record import FileHashes, pieces
 from forestrepro.record.equivalence import is_time_column
 from forestrepro.record.pieces import Pieces, append, read
+from forestrepro.record.provenance import PACKAGE_ROOT
 from forestrepro.record.store import read_rows
 
 from .test_workflow import snakemake as workflow_run
 
 REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "workflow" / "scripts" / "pieces.py"
 MIRROR = (REPO.parent / "shared" / "datasets").resolve()
 KEY = "6c25034da06017a2878223ff9e99c59893ea5b417d2ed2f3f60d9ea34aafc333"
 JOB = "wdf/main/df/yeast"
-
-spec = importlib.util.spec_from_file_location("pieces", SCRIPT)
-pieces = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(pieces)
 
 
 def test_pieces_whose_code_changed_are_not_restored_other_code_does_not_matter(tmp_path, capsys):
@@ -38,7 +33,7 @@ def test_pieces_whose_code_changed_are_not_restored_other_code_does_not_matter(t
     committed = layout.pieces(JOB)
     (committed / "cascades" / f"{KEY}.parts").mkdir(parents=True)
     (committed / "cascades" / f"{KEY}.parts" / "level1_forest0.npz").write_bytes(b"piece")
-    hashes = FileHashes(pieces.PACKAGE)
+    hashes = FileHashes(PACKAGE_ROOT)
     code = {path: hashes(path) for path in ("cascade/forest.py", "cascade/cache.py")}
     manifest = {"kept": "2026-12-01T20:00:00Z", "commit": "abc", "code": code}
     for listed, why in (
@@ -103,7 +98,7 @@ def test_keep_leaves_pieces_whose_code_is_unknown_or_mixed(tmp_path, capsys):
 def test_cached_pieces_whose_code_changed_are_removed_before_the_job_runs(tmp_path, capsys):
     layout = pieces.Layout(tmp_path / "results", "t")
     fold, cascade = _a_job_with_cached_pieces(layout)
-    hashes = FileHashes(pieces.PACKAGE)
+    hashes = FileHashes(PACKAGE_ROOT)
     append(layout.piece_log(JOB), code={"cascade/forest.py": hashes("cascade/forest.py")}, parts=[KEY])
     assert pieces.restore(layout, JOB) == 0  # as they were: kept, and nothing said
     assert capsys.readouterr().out == "" and fold.is_dir() and cascade.is_dir()
@@ -196,8 +191,9 @@ def snakemake(workdir: Path, job: str, overrides, background=False, cores=1):
 
 def keep(workdir: Path) -> str:
     proc = subprocess.run(
-        [sys.executable, str(SCRIPT), "--tag", "pieces", "keep"],
+        [sys.executable, "-m", "forestrepro.cli", "pieces", "--tag", "pieces", "keep"],
         cwd=workdir,
+        env={**os.environ, "PYTHONPATH": str(REPO / "src")},
         capture_output=True,
         text=True,
         check=True,
@@ -235,7 +231,7 @@ def test_a_job_stopped_in_one_checkout_resumes_in_another_from_its_committed_pie
     manifest = json.loads((committed / "manifest.json").read_text())
     assert f"{job}: kept" in said and manifest["files"][kind] >= 1, said
     # the code they depend on: what the job had imported, each file as it is
-    hashes = FileHashes(pieces.PACKAGE)
+    hashes = FileHashes(PACKAGE_ROOT)
     assert {"checkpoint/store.py", "runner.py"} <= set(manifest["code"])
     assert all(hashes(path) == sha for path, sha in manifest["code"].items())
     # what a clone carries: the committed pieces, and no cache

@@ -234,7 +234,7 @@ def test_a_cell_of_long_splits_is_computed_and_committed_split_by_split(tmp_path
     assert "no cell of tag 'small' is complete yet: 2 of its 4 jobs have finished" in out
     # a partial report holds back a cell until all its splits have run: no mean of 1 split beside 2
     snakemake(tmp_path, "records", "--cores", "2", overrides=wdf, config=['only="wdf/main/df/yeast/repeat1"'])
-    # a stopped run of the other split committed its finished pieces (workflow/scripts/pieces.py)
+    # a stopped run of the other split committed its finished pieces (forestrepro pieces keep)
     manifest = tmp_path / "results/runs/small/pieces/wdf/main/wdf/yeast/repeat1/manifest.json"
     manifest.parent.mkdir(parents=True)
     manifest.write_text(

@@ -49,8 +49,9 @@ FIGURES = "figures"
 CONDA_ENV = "../../environment.yml"
 PYTHON = "python" if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method else sys.executable
 FORESTREPRO = f"PYTHONPATH='{SRC}'${{PYTHONPATH:+:$PYTHONPATH}} {PYTHON} -m forestrepro.cli"
-# A job's finished pieces committed from another session or machine (workflow/scripts/pieces.py)
-PIECES = f"{PYTHON} {Path(workflow.basedir) / 'workflow' / 'scripts' / 'pieces.py'}"
+# A job's finished pieces committed from another session or machine (forestrepro pieces,
+# record/pieces.py)
+PIECES = f"{FORESTREPRO} pieces"
 
 
 def _check_run_config():
@@ -417,7 +418,7 @@ def failure_note_of(job):
 
 
 def committed_pieces(job):
-    """What a stopped run of ``job`` committed of its finished pieces (workflow/scripts/pieces.py),
+    """What a stopped run of ``job`` committed of its finished pieces (``forestrepro pieces keep``),
     in words, or None."""
     manifest = Path(RESULTS) / "runs" / TAG / "pieces" / job.path / "manifest.json"
     if not manifest.exists():

@@ -3,7 +3,7 @@
 # figures and the page itself. One job makes them all, in one process: each is a fraction of a
 # second of work, where a process of its own spent two to four seconds importing pandas,
 # scipy.stats and matplotlib (a committed report's 8 to 19 such steps took 30 to 65 s; see
-# workflow/scripts/committed_reports.py).
+# report/committed.py).
 
 
 REPORT_SPECS = {

@@ -51,10 +51,11 @@ rule train:
         runtime=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "runtime_min", 60),
     conda:
         CONDA_ENV
-    # first the job's committed pieces (workflow/scripts/pieces.py) go into results/cache/, so
-    # that it resumes from what a session elsewhere finished; once its record is written they go.
-    # The job writes down the library files it imports and the cascade parts it keeps as it goes
-    # (--piece-log): what its pieces depend on and where they are, for pieces.py
+    # first the job's committed pieces (forestrepro pieces restore, record/pieces.py) go into
+    # results/cache/, so that it resumes from what a session elsewhere finished; once its record
+    # is written they go. The job writes down the library files it imports and the cascade parts
+    # it keeps as it goes (--piece-log): what its pieces depend on and where they are, for
+    # forestrepro pieces keep
     # Its stderr is its log; its stdout, left to Snakemake's terminal, gets its progress lines
     # ("fold 3 of 10 done · ... elapsed · about ... left", forestrepro/progress.py) now and then
     shell:

@@ -31,7 +31,7 @@ the reference's limit, the rest of the way to this configuration's limit. Solves
 take their measured time, which a larger limit does not change; a solve that hit the smaller
 limit is charged the whole larger one, so the figure is an upper bound (minus load noise). A
 solve that a stopped run of the job finished and committed (``<tag>/pieces/<job>/folds/``,
-``workflow/scripts/pieces.py``) is not charged: the job's next run reads it (where its code is
+``forestrepro pieces keep``) is not charged: the job's next run reads it (where its code is
 unchanged).
 
 A job with a time limit per solve that nothing above prices is *bounded*: its solves (one per

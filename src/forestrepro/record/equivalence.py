@@ -19,12 +19,36 @@ replace their records, so each row's evidence is a set of committed records a re
 against the ones they replaced (``git log -p``). A rerun is evidence, not proof: the ledger says
 how many jobs were rerun out of how many it covers, and deleting a row makes those records
 stale again.
+
+``forestrepro equivalence`` does this from a checkout's root, after committing a change to
+library code that should not change any number:
+
+    forestrepro equivalence plan             # the reruns it takes: about one per group
+    forestrepro equivalence run --cores 2    # run them (Snakemake, per committed report)
+    forestrepro equivalence attest           # compare with git's records, write the ledger
+
+A group is a (tag, paper, experiment, method); its rerun is its cheapest job (by recorded wall
+time, preferring one whose solves were not stopped by a time limit) among those that ran the
+changed files as they were at ``--since`` (``reruns_to_show``). Its records of older versions need
+no rerun of their own: they were current at ``--since`` through the ledger's rows to that version,
+and the row this change enters extends the chain. Only a group with no record of the ``--since``
+versions gets one rerun per older version. ``--also GLOB`` adds jobs (e.g. the data sets a change
+touches). ``attest`` compares each record that differs from HEAD's with HEAD's: the same spec,
+the same rows in every column but times, made from a clean tree at HEAD. Then, and only when
+every group a changed file reaches has such a rerun, the file's change is entered; otherwise it
+says what is missing and exits 1. Commit the ledger with the rerun records: they are its
+evidence.
 """
 
 from __future__ import annotations
 
 import csv
+import fnmatch
+import hashlib
+import io
 import json
+import subprocess
+import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -296,3 +320,220 @@ def latest_per_group(
         for (tag, job), prov in (latest or records).items():
             pool.setdefault(tag, {})[job] = prov
     return pool
+
+
+RUNS = Path("results/runs")  # a checkout's committed records, and the ledger among them
+LEDGER = RUNS / LEDGER_NAME
+LIBRARY = Path("src/forestrepro")  # the library whose files the records hashed
+REPORTS_MANIFEST = Path("results/report/paper/reports.yaml")
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout
+
+
+def committed_records(repo: Path, revision: str = "HEAD") -> dict[str, dict[str, dict]]:
+    """``{tag: {job: provenance}}`` of the records committed at ``revision``."""
+    records: dict[str, dict[str, dict]] = {}
+    for name in _git(repo, "ls-tree", "-r", "--name-only", revision, "--", str(RUNS)).splitlines():
+        if not name.endswith(".provenance.json"):
+            continue
+        tag, *job = Path(name).relative_to(RUNS).parts
+        records.setdefault(tag, {})[str(Path(*job)).removesuffix(".provenance.json")] = json.loads(
+            _git(repo, "show", f"{revision}:{name}")
+        )
+    return records
+
+
+def hashes_at(repo: Path, revision: str) -> Callable[[str], str | None]:
+    """The SHA-256 of each library file at ``revision`` (None: no such file there)."""
+    known: dict[str, str | None] = {}
+
+    def sha(path: str) -> str | None:
+        if path not in known:
+            show = subprocess.run(
+                ["git", "show", f"{revision}:{(LIBRARY / path).as_posix()}"],
+                cwd=repo,
+                capture_output=True,
+                check=False,
+            )
+            known[path] = hashlib.sha256(show.stdout).hexdigest() if show.returncode == 0 else None
+        return known[path]
+
+    return sha
+
+
+def current(repo: Path, since: str):
+    """``(now, then)``: whether a file version ``(path, sha)`` is current now, and was at
+    ``since`` (the ledger counting as in ``record/currency.py``)."""
+    from .currency import FileHashes
+
+    now, then, ledger = FileHashes(repo / LIBRARY), hashes_at(repo, since), Equivalences.read(repo / LEDGER)
+
+    def at(hashes):
+        return lambda path, sha: hashes(path) == sha or ledger.holds(path, sha, hashes(path))
+
+    return at(now), at(then)
+
+
+def made_stale(repo: Path, records: dict[str, dict[str, dict]], since: str) -> dict[str, dict[str, dict]]:
+    """The records whose code was current at ``since`` and is not now: the ones the library
+    change ``since..HEAD`` made stale."""
+    now, then = current(repo, since)
+    out: dict[str, dict[str, dict]] = {}
+    for tag, jobs in records.items():
+        for job, prov in jobs.items():
+            files = prov.get("code", {}).get("files", {}).items()
+            if all(then(path, sha) for path, sha in files) and not all(now(path, sha) for path, sha in files):
+                out.setdefault(tag, {})[job] = prov
+    return out
+
+
+def stopped_solves(repo: Path, stale: dict[str, dict[str, dict]]) -> dict[tuple[str, str], int]:
+    """Per stale job with solves (a ``status`` column): 0 when every solve finished, 1 when
+    some stopped at their time limit, 2 when all did. Read from HEAD, as the records are: a rerun
+    that was stopped leaves the working tree without the file (Snakemake removes a job's outputs
+    when it starts it)."""
+    stopped = {}
+    for tag, jobs in stale.items():
+        for job in jobs:
+            rows = pd.read_csv(io.StringIO(_git(repo, "show", f"HEAD:{(RUNS / tag / job).as_posix()}.csv")))
+            if "status" in rows:
+                limited = rows["status"] == "time_limit"
+                stopped[tag, job] = 2 if limited.all() else int(limited.any())
+    return stopped
+
+
+def selection(repo: Path, since: str, also: list[str]) -> dict[str, list[str]]:
+    """``{tag: [job, ...]}``: the reruns ``reruns_to_show`` chooses among the records the
+    change made stale, and the stale jobs ``also`` names (globs over ``<tag>/<job>``)."""
+    stale = made_stale(repo, committed_records(repo), since)
+    now, _ = current(repo, since)
+    then = hashes_at(repo, since)
+
+    def ran_since_versions(prov: dict) -> bool:
+        return all(sha == then(path) or now(path, sha) for path, sha in prov["code"]["files"].items())
+
+    pool = latest_per_group(stale, ran_since_versions)
+    chosen: dict[str, set[str]] = {}
+    for tag, job in reruns_to_show(pool, lambda path, sha: not now(path, sha), stopped_solves(repo, pool)):
+        chosen.setdefault(tag, set()).add(job)
+    for tag, jobs in stale.items():
+        for job in jobs:
+            if any(fnmatch.fnmatchcase(f"{tag}/{job}", pattern) for pattern in also):
+                chosen.setdefault(tag, set()).add(job)
+    return {tag: sorted(jobs) for tag, jobs in sorted(chosen.items())}
+
+
+def report_overrides(repo: Path, tag: str, paper: str) -> list[str] | None:
+    """The overrides of the committed report that reads ``paper``'s records of ``tag`` (None:
+    no committed report does)."""
+    import yaml
+
+    manifest = yaml.safe_load((repo / REPORTS_MANIFEST).read_text(encoding="utf-8"))
+    for entry in manifest.values():
+        if entry["tag"] == tag and f"papers=[{paper}]" in entry["overrides"]:
+            return entry["overrides"]
+    return None
+
+
+def print_plan(repo: Path, since: str, also: list[str]) -> int:
+    """Print each rerun ``selection`` chooses with its recorded wall seconds, then how many for
+    how many stale records. Returns the exit code."""
+    chosen = selection(repo, since, also)
+    stale = made_stale(repo, committed_records(repo), since)
+    total = sum(len(jobs) for jobs in stale.values())
+    wall = 0.0
+    for tag, jobs in chosen.items():
+        for job in jobs:
+            seconds = stale[tag][job].get("wall_seconds", 0.0)
+            wall += seconds
+            print(f"{tag}/{job}\t{seconds:.0f} s")
+    print(
+        f"{sum(map(len, chosen.values()))} reruns for {total} stale records; {wall / 3600:.2f} h of recorded wall time"
+    )
+    return 0
+
+
+def run_reruns(repo: Path, since: str, also: list[str], cores: int) -> int:
+    """Run the reruns ``selection`` chooses through Snakemake, one invocation per committed
+    report (its tag and overrides). Returns 1 if any failed, else 0."""
+    by_report: dict[tuple[str, str], list[str]] = {}
+    for tag, jobs in selection(repo, since, also).items():
+        for job in jobs:
+            by_report.setdefault((tag, job.split("/")[0]), []).append(job)
+    failed = False
+    for (tag, paper), jobs in by_report.items():
+        overrides = report_overrides(repo, tag, paper)
+        if overrides is None:
+            print(
+                f"forestrepro equivalence: {REPORTS_MANIFEST}: no committed report reads {paper}'s "
+                f"records of tag '{tag}'",
+                file=sys.stderr,
+            )
+            return 1
+        command = [
+            str(Path(sys.executable).with_name("snakemake")),
+            "--cores",
+            str(cores),
+            "--keep-going",
+            "records",
+            "--config",
+            "profile=paper",
+            f"tag={tag}",
+            "overrides=" + json.dumps(overrides),
+            "only=" + json.dumps(jobs),
+        ]
+        print(f"{tag}/{paper}: {len(jobs)} jobs", flush=True)
+        failed |= subprocess.run(command, cwd=repo, check=False).returncode != 0
+    return 1 if failed else 0
+
+
+def _rows_from_text(text: str, provenance: dict) -> pd.DataFrame:
+    """A record's rows from its CSV text (as ``read_rows`` reads a file)."""
+    rows = pd.read_csv(io.StringIO(text))
+    for column in provenance.get("json_columns", []):
+        rows[column] = rows[column].map(lambda cell: json.loads(cell) if isinstance(cell, str) else cell)
+    return rows
+
+
+def attest_reruns(repo: Path, since: str) -> int:
+    """Compare each record that differs from HEAD's with HEAD's (``compare``), enter in the
+    ledger the changes the reruns show (``attest``) and print what was entered and what is not
+    shown. Returns 1 when something is not shown, else 0."""
+    from .currency import FileHashes
+
+    head = _git(repo, "rev-parse", "HEAD").strip()
+    committed = committed_records(repo, head)
+    reruns = []
+    for name in _git(repo, "diff", "--name-only", head, "--", str(RUNS)).splitlines():
+        if not name.endswith(".provenance.json"):
+            continue
+        tag, *rest = Path(name).relative_to(RUNS).parts
+        job = str(Path(*rest)).removesuffix(".provenance.json")
+        if job not in committed.get(tag, {}) or not (repo / name).is_file():
+            continue  # a new record, not a rerun; or one deleted (a job that is running)
+        csv_name = name.removesuffix(".provenance.json") + ".csv"
+        old_prov = committed[tag][job]
+        old_rows = _rows_from_text(_git(repo, "show", f"{head}:{csv_name}"), old_prov)
+        new_prov = json.loads((repo / name).read_text(encoding="utf-8"))
+        reruns.append(compare(tag, job, old_prov, old_rows, new_prov, read_rows(repo / csv_name)))
+    hashes = FileHashes(repo / LIBRARY)
+    present = {
+        path: hashes(path)
+        for jobs in committed.values()
+        for p in jobs.values()
+        for path in p["code"]["files"]
+    }
+    ledger = Equivalences.read(repo / LEDGER)
+    rows, problems = attest(reruns, made_stale(repo, committed, since), present, head, ledger)
+    print(f"{len(reruns)} reruns, {sum(not r.difference for r in reruns)} with the same rows")
+    for problem in problems:
+        print(f"  not shown: {problem}")
+    if rows:
+        Equivalences(ledger.rows + rows).write(repo / LEDGER)
+        for row in rows:
+            print(
+                f"  entered: {row['path']} {row['from_sha256'][:12]} -> {row['to_sha256'][:12]} ({row['jobs']})"
+            )
+    return 1 if problems else 0

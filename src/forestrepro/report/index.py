@@ -1,7 +1,7 @@
 """The index of the committed reports: one page, ``results/report/paper/index.{md,html}``, one
 row per committed report with its counts, so that one screen shows which claims hold.
 
-``workflow/scripts/committed_reports.py`` (``make report``) writes it after rebuilding the
+``forestrepro reports`` (``make report``, ``report/committed.py``) writes it after rebuilding the
 reports, from what it has at hand and nothing else: the manifest ``reports.yaml`` (each
 report's tag, and whether it is partial or pinned) and each report's own page, so ``make
 report-check`` rebuilds it byte for byte too. From a page it reads two tables the report
@@ -157,7 +157,7 @@ def _index_document(root: Path, manifest: dict[str, dict], suffix: str) -> Docum
             "(inconclusive, or cannot be checked, as where the paper prints no numbers), checked on the "
             "paper's published numbers and on ours, "
             "counted from the report's Summary and Claims at a glance. Each report's page says under "
-            "its title what it covers. This page is written by make report (workflow/scripts/committed_reports.py) from "
+            "its title what it covers. This page is written by make report (forestrepro reports) from "
             "reports.yaml and the reports' own pages, and make report-check rebuilds it byte for byte. "
             "Nothing here is edited by hand."
         ),

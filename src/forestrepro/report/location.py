@@ -2,7 +2,7 @@
 
 The committed reports live under ``results/report/paper/`` (one folder per report and their
 index, ``index.md``/``index.html``), rebuilt only by ``make report``
-(``workflow/scripts/committed_reports.py``) from committed records. A run's own report goes to
+(``forestrepro reports``, ``report/committed.py``) from committed records. A run's own report goes to
 ``results/report/<tag>/``; the tag ``paper`` (``--config profile=paper``) would land on the
 committed index itself, so its report goes to ``results/report/paper-run/`` instead. A
 ``report_dir=`` inside the committed folder is refused unless the run rebuilds a committed

@@ -1,10 +1,10 @@
-"""workflow/scripts/equivalence.py end to end in a scratch git repository: the change since a
+"""``forestrepro equivalence`` end to end in a scratch git repository: the change since a
 commit makes records stale, plan picks one rerun per group, attest enters the change only when
 the reruns cover every group with the same rows, and the ledger then makes the rest current."""
 
 import hashlib
 import json
-import shutil
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -44,8 +44,12 @@ def record(repo: Path, job: str, code: str, *, commit: str, accuracy: float = 0.
 
 def run(repo: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(repo / "workflow" / "scripts" / "equivalence.py"), *args],
+        [sys.executable, "-m", "forestrepro.cli", "equivalence", *args],
         cwd=repo,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT / "src"),
+        },  # this checkout's library, run in the scratch one
         capture_output=True,
         text=True,
         check=False,
@@ -55,8 +59,6 @@ def run(repo: Path, *args: str) -> subprocess.CompletedProcess:
 def scratch(tmp_path: Path) -> tuple[Path, str, str]:
     repo = tmp_path / "repo"
     (repo / "src" / "forestrepro").mkdir(parents=True)
-    (repo / "workflow" / "scripts").mkdir(parents=True)
-    shutil.copy(ROOT / "workflow" / "scripts" / "equivalence.py", repo / "workflow" / "scripts")
     (repo / "src" / "forestrepro" / "a.py").write_text(OLD)
     git(repo, "init", "-q")
     git(repo, "config", "user.email", "t@t")
