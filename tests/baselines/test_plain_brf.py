@@ -238,3 +238,21 @@ def test_its_accuracy_agrees_with_brf_under_the_same_folds():
 
 def test_scikit_learn_estimator_checks():
     check_estimator(PlainBanzhafRF(n_estimators=5))
+
+
+def test_the_brf_paper_runs_it_beside_table_2s_brf():
+    from forestrepro.config import compose_config
+
+    cfg = compose_config(profile="paper")
+    brf = cfg["paper"]["brf"]
+    experiment = brf["experiments"]["independent_brf"]
+    assert experiment["methods"] == ["plain_brf"] and experiment["protocol"] == "brf_cv5"
+    assert {"isolet", "usps"} <= set(experiment["datasets"])
+    assert list(brf["tables"]["independent_brf"]["datasets"]) == experiment["datasets"]
+    assert brf["tables"]["independent_brf"]["methods"] == {"plain_brf": "BRFs"}
+    assert cfg["method"]["plain_brf"]["grid"] == cfg["method"]["brf"]["grid"]
+    assert (
+        cfg["method"]["plain_brf"]["params"]["n_estimators"] == cfg["method"]["brf"]["params"]["n_estimators"]
+    )
+    causes = [c for c in brf["causes"] if c.get("independent_method") == "plain_brf"]
+    assert [c["independent_table"] for c in causes] == ["independent_brf"]
