@@ -3,8 +3,10 @@
 force over every coalition, against our brf's trees on the same draws and its accuracy on the
 same folds, and by scikit-learn's estimator checks."""
 
+import ast
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -234,6 +236,18 @@ def test_its_accuracy_agrees_with_brf_under_the_same_folds():
             scores.append(np.mean(fitted.predict(X[test]) == y[test]))
     assert np.mean(plain) > 0.85
     assert abs(np.mean(plain) - np.mean(ours)) < 0.03
+
+
+def test_it_imports_no_code_of_ours():
+    # a second implementation: no module of forestrepro (trees, forests, other extensions)
+    source = Path(__file__).parents[2] / "src/forestrepro/extensions/plain_brf.py"
+    imported = set()
+    for node in ast.walk(ast.parse(source.read_text())):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add("." * node.level + (node.module or ""))
+    assert imported and not any(name.startswith((".", "forestrepro")) for name in imported)
 
 
 def test_scikit_learn_estimator_checks():
