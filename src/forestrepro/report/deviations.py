@@ -491,7 +491,8 @@ class ReadingColumn:
             if cells
         )
         return (
-            f"over its whole column ({self.cells} cells) {self.reading_within} within tolerance under "
+            f"over its whole column ({self.cells} {'cell' if self.cells == 1 else 'cells'}) "
+            f"{self.reading_within} within tolerance under "
             f"this reading, {self.default_within} under the default"
             + (f" ({changes})" if changes else "")
             + ("" if self.better else ": not better overall, so picked cell by cell, not measured")
