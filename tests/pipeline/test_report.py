@@ -1421,3 +1421,44 @@ def test_a_partial_report_names_the_tables_it_leaves_out_and_why(tmp_path, monke
         "t", [], [], {}, [_record("wdf/main/df/adult", 1)], out, n_jobs=5, partial={**partial, "left_out": {}}
     )
     assert "Left out of this partial report" not in (out / "index.md").read_text()
+
+
+def test_an_unexplained_cell_names_the_run_that_would_decide_it_and_its_price():
+    from forestrepro.report.deviations import CONFIRMED, UNEXPLAINED, explain
+
+    # d1 is confirmed by a second implementation; d2 and d3 are unexplained. The deciding run is
+    # scoped to d1 and d2: it is named on d2 only (a confirmed cell needs none, d3 is out of scope)
+    cells = _outside_cells(0.70, 0.80, 0.02, n_folds=[5, 5, 5])
+    sk = pd.DataFrame({"dataset": ["d1"], "method": "m", "mean": [0.81]})
+    spec = {
+        "paper": "p",
+        "table": "t",
+        "causes": [
+            {"cause": "baseline", "text": "sk", "test": "independent_within", "independent_table": "sk"}
+        ],
+        "deciding_runs": [
+            {"datasets": ["d1", "d2"], "run": "the authors' code", "price": "2 core-h, measured"},
+            {"tables": ["other"], "run": "elsewhere", "price": "0"},
+        ],
+    }
+    got = explain(cells, spec, {"sk": sk}.get, {}, {}).set_index("dataset")
+    assert list(got["kind"]) == [CONFIRMED, UNEXPLAINED, UNEXPLAINED]
+    assert "would decide it" not in got.loc["d1", "evidence"]
+    assert got.loc["d2", "evidence"].endswith(
+        "would decide it: the authors' code (price: 2 core-h, measured)"
+    )
+    assert "would decide it" not in got.loc["d3", "evidence"]
+
+
+def test_every_unexplained_cell_of_the_committed_reports_names_the_run_that_would_decide_it():
+    """Issue 77: an outside cell that stays unexplained names the run that would decide it
+    ("not tried ...: its run there would test this cell", or the paper's deciding_runs)."""
+    root = Path(__file__).resolve().parents[2] / "results" / "report" / "paper"
+    silent = []
+    for paper in ("brf", "rcrf", "wdf"):
+        for line in (root / paper / "index.md").read_text(encoding="utf-8").splitlines():
+            cells = line.split(" | ")
+            if len(cells) >= 6 and cells[3] == "**unexplained**":
+                if "would decide it: " not in line and "its run there would test this cell" not in line:
+                    silent.append(f"{paper}: {cells[0]} {cells[1]}")
+    assert not silent, silent

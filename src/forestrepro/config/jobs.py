@@ -355,6 +355,9 @@ def plan_spec_files(
                 "notes": pcfg.get("notes", []),
                 "claims": [c for c in pcfg.get("claims", []) if c["table"] == table],
                 "causes": [c for c in pcfg.get("causes", []) if table in c.get("tables", [table])],
+                "deciding_runs": [
+                    d for d in pcfg.get("deciding_runs", []) if table in d.get("tables", [table])
+                ],
             }
             files[table_spec_path(results, tag, paper, table)] = _dump(spec)
         for figure, fcfg in pcfg.get("figures", {}).items():

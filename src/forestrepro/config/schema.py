@@ -169,6 +169,12 @@ def check_references(cfg: dict) -> list[str]:
                     problems.append(
                         _unknown("method", rule[key], methods, f"paper.{paper}.causes[{i}].{key}")
                     )
+        for i, entry in enumerate(pcfg.get("deciding_runs", [])):
+            for table in entry.get("tables", []):
+                if table not in pcfg["tables"]:
+                    problems.append(
+                        _unknown("table", table, list(pcfg["tables"]), f"paper.{paper}.deciding_runs[{i}]")
+                    )
     return problems
 
 

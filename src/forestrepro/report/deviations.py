@@ -78,6 +78,12 @@ a rule compares with the cell (an ``ablation_within`` reading's value, an ``inde
 second implementation's value, a ``data_size`` learning curve's projections), so a reader sees
 which readings and implementations are ruled out for that cell by a run, not only that none holds.
 
+Where nothing we ran decides an unexplained cell, the paper's ``deciding_runs`` name the run that
+would, and its price: each entry (``tables``, ``methods``, ``datasets``: its scope, as a rule's;
+``run``: what would decide the cell, or why no run of ours can; ``price``: its cost, and where the
+figure comes from) is appended to every unexplained cell in its scope, "would decide it: <run>
+(price: <price>)" (``_deciding``). It states what is not known; it never changes a kind.
+
 A measurable difference that no test ties to the cell (our data's shape differs from the
 paper's Table 1, or the data is a stand-in) is shown beside an unexplained cell as a
 *candidate*, never counted as its cause: more data does not always move a cell.
@@ -714,6 +720,16 @@ def _runs_tried(
     return tried + untried
 
 
+def _deciding(cell, spec: dict) -> list[str]:
+    """The paper's ``deciding_runs`` in scope of an unexplained cell: what would decide it, and
+    its price."""
+    return [
+        f"would decide it: {entry['run']} (price: {entry['price']})"
+        for entry in spec.get("deciding_runs", [])
+        if _in_scope(entry, spec["table"], cell)
+    ]
+
+
 def _combined(held: list[Held]) -> tuple[str, Held | None]:
     """The kind of a cell the rules ``held`` hold for (each with its kind), and the rule that
     gives it: stand-in where a stand-in rule holds, else the strongest, the first among equals."""
@@ -868,6 +884,8 @@ def explain(
             tried = _runs_tried(cell, spec, table_cells, held)
             if kind == CONFIRMED:
                 tried = ["The paper's value is not reproduced by the method as described", *tried]
+            else:
+                tried += _deciding(cell, spec)
             evidence = ". ".join(part for part in (evidence, "; ".join(tried)) if part)
         rows.append(
             {
