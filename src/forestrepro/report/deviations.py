@@ -849,23 +849,15 @@ def explain(
         readings = [h for h in held if h.rule["test"] == "ablation_within"]
         identified = not (len(readings) >= 2 and first is not None and first in readings)
         if not identified:
-            evidence = _readings_text(readings, direct) + "".join(
-                f". Also {h.rule['cause']} ({h.kind}): {_held_text(h, direct)}"
-                for h in held
-                if h not in readings
+            evidence = _readings_text(readings, direct) + _also(
+                [h for h in held if h not in readings], direct
             )
         else:
             evidence = "" if first is None else _held_text(first, direct)
-            evidence += "".join(
-                f". Also {h.rule['cause']} ({h.kind}): {_held_text(h, direct)}"
-                for h in held
-                if h is not first
-            )
+            evidence += _also([h for h in held if h is not first], direct)
         if spread[key] is not None:  # noise first: no cause needed, the rules that hold follow
             kind, cause, identified = WITHIN_SPREAD, "sampling", True
-            evidence = spread[key] + "".join(
-                f". Also {h.rule['cause']} ({h.kind}): {_held_text(h, direct)}" for h in held
-            )
+            evidence = spread[key] + _also(held, direct)
         candidates = (
             []
             if first is not None
@@ -903,6 +895,11 @@ def explain(
         rows,
         columns=["dataset", "method", "delta", "kind", "cause", "identified", "evidence", "candidates"],
     )
+
+
+def _also(held: list[Held], direct: dict) -> str:
+    """ ". Also <cause> (<kind>): <text>" for each of the rules ``held`` beside the cell's cause."""
+    return "".join(f". Also {h.rule['cause']} ({h.kind}): {_held_text(h, direct)}" for h in held)
 
 
 def _held_text(held: Held, direct: dict) -> str:
