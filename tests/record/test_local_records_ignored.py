@@ -44,7 +44,10 @@ def test_a_new_tags_records_are_ignored():
         for tag in ("quick", "quick-abc123", "paper-0f3e2d1c", "rf500")
         for suffix in (".csv", ".provenance.json")
     ]
-    paths += ["results/runs/quick-abc123/x.csv", "results/runs/quick-abc123/pieces/brf/main/brf/wine/log.json"]
+    paths += [
+        "results/runs/quick-abc123/x.csv",
+        "results/runs/quick-abc123/pieces/brf/main/brf/wine/log.json",
+    ]
     assert ignored(paths) == set(paths)
 
 
