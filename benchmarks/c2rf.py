@@ -35,7 +35,6 @@ import yaml
 
 from forestrepro.c2rf.approaches import APPROACHES, PAPER_COLUMN
 from forestrepro.c2rf.experiment import run_instance
-from forestrepro.c2rf.instances import build_instance
 from forestrepro.data import apply_paper_target, load_dataset, load_spec
 from forestrepro.evaluation.seeds import derive_seed
 
@@ -87,34 +86,11 @@ def load(name: str, mirror: str | None) -> tuple[np.ndarray, np.ndarray]:
     return frame.drop(columns="target").to_numpy(dtype=np.float64), y
 
 
-def add_instance_options(parser: argparse.ArgumentParser) -> None:
-    """The options that choose the instances of a per-sample benchmark (``c2rf_exact.py``,
-    ``c2rf_zero_one.py``): data sets, samples, samplings, the biased reading, root seed, mirror."""
-    parser.add_argument("--datasets", nargs="+", default=PAPER_DATASETS)
-    parser.add_argument("--samples", nargs="+", type=int, default=[0])
-    parser.add_argument("--sampling", nargs="+", choices=["biased", "srs"], default=["biased"])
-    parser.add_argument("--bias", choices=["share", "inclusion"], default="inclusion")
-    add_source_options(parser)
-
-
 def add_source_options(parser: argparse.ArgumentParser) -> None:
-    """Where every C2RF benchmark's instances come from: the root seed (the pipeline's by default)
-    and the data mirror."""
+    """Where the instances come from: the root seed (the pipeline's by default) and the data
+    mirror."""
     parser.add_argument("--root-seed", type=int, default=ROOT_SEED)
     parser.add_argument("--mirror", default=None, help="data mirror directory (default: ../shared/datasets)")
-
-
-def instances(args: argparse.Namespace):
-    """(data set, sampling, sample, seed, instance) for every instance ``add_instance_options``
-    chose, built as the pipeline builds them (seed ``derive_seed(root, "c2rf", name, sampling,
-    sample)``)."""
-    for name in args.datasets:
-        X, y = load(name, args.mirror)
-        for sampling in args.sampling:
-            for sample in args.samples:
-                seed = derive_seed(args.root_seed, "c2rf", name, sampling, sample)
-                instance = build_instance(X, y, sampling=sampling, seed=seed, bias=args.bias)
-                yield name, sampling, sample, seed, instance
 
 
 def paper_medians() -> dict[tuple[str, str], float]:

@@ -1,140 +1,61 @@
-"""C2RF: the exact chain ``c2rf.exact.solve_exact`` beside p-C2RF+ (``solver.solve``), per sample.
+"""C2RF: our exact chain against p-C2RF+'s MILP alone, per instance, solve time.
 
-Instances are built exactly as ``benchmarks/c2rf.py`` builds them (Sec. 5.1; seed
-``derive_seed(--root-seed, "c2rf", data set, sampling, sample)``). On each instance the exact chain
-runs first, then p-C2RF+ with the same ``--time-limit``, in this process, one HiGHS thread each.
-
-    .venv/bin/python benchmarks/c2rf_exact.py [--datasets phoneme magic] [--samples 0]
-        [--sampling biased srs] [--time-limit 60] [--off clique] [--no-baseline] [--out rows.csv]
-
-``--off`` switches steps of the chain off (``exact.STEPS``); ``--root-seed`` defaults to the
-pipeline's (``conf/config.yaml``), so the instances are those of the committed records.
-
-One line per instance: m, free patterns h, lambda, the kind of instance, then for the exact chain
-eta, proven bound, status, the step that proved it (``solved_by``) and seconds, and for p-C2RF+
-eta, bound, status and seconds. Kinds: ``reachable`` (optimal eta = 0); ``hole`` (eta > 0 although
-counts on both sides of lambda are reachable: a dictator tree's count, which is exact, lies on the
-other side of lambda than the best solution's count); ``below`` / ``above`` (eta > 0, lambda below /
-above the best count and no dictator count on its other side; 'below' is the common case of biased
-samples). The load average of the machine is printed at the start and the end (timings are wall
-time on a shared machine).
+Ours: the approach ``C2RF exact`` (``c2rf.exact.solve_exact``: committees, local and relative
+search, the cover, clique and 0-1 bounds, realisability cuts, then p-C2RF+'s MILP from the
+incumbent). The anchor: ``p-C2RF+`` (``c2rf.solver.solve``: the MILP with preprocessing, cuts and a
+local-search start). Both run on the same instance, one HiGHS thread, 60 s per solve, through
+``c2rf.experiment.run_instance`` as the pipeline runs them; the instances are the committed
+records' (Sec. 5.1, the pipeline's root seed): biased sample 0 of phoneme, magic and adult. A solve
+that reaches the limit unproven counts its seconds (the ratio is then at most 1 by construction:
+read the agreement column). Findings: ``c2rf_exact.md``, and the run over all 130 samples
+(``c2rf.py``): ``c2rf.md``.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-import time
-from pathlib import Path
-
-import numpy as np
-import pandas as pd
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from c2rf import add_instance_options, instances
-
 from forestrepro.c2rf.approaches import APPROACHES
-from forestrepro.c2rf.exact import STEPS, solve_exact
-from forestrepro.c2rf.preprocess import reduce
-from forestrepro.c2rf.solver import solve
+from forestrepro.c2rf.experiment import run_instance
+from forestrepro.evaluation.seeds import derive_seed
+
+from .c2rf import ROOT_SEED, load
+from .comparison import Comparison, Row
+from .data import synthetic
+
+OURS, ANCHOR = "C2RF exact", "p-C2RF+"
+DATA_SETS = ("phoneme", "magic", "adult")
+TIME_LIMIT = 60.0
 
 
-def kind(R: np.ndarray, lam: int, z: np.ndarray | None, eta: float) -> str:
-    """The kind of instance (module docstring), from the best solution and the dictator counts."""
-    if z is None:
-        return "?"
-    if eta == 0:
-        return "reachable"
-    dictators = (np.asarray(R) > 0).sum(axis=1)  # tree j alone decides: its positive votes
-    count = int(z.sum())
-    if count > lam:
-        return "hole" if np.any(dictators < lam) else "below"
-    return "hole" if np.any(dictators > lam) else "above"
+class C2RFExact(Comparison):
+    name = "c2rf_exact"
+    ours = "our exact C2RF chain (C2RF exact)"
+    anchor = "p-C2RF+'s MILP alone"
 
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    add_instance_options(parser)
-    parser.add_argument("--time-limit", type=float, default=60.0)
-    parser.add_argument(
-        "--off", nargs="+", choices=STEPS, default=[], help="steps of the chain to switch off"
-    )
-    parser.add_argument("--no-baseline", action="store_true", help="skip p-C2RF+")
-    parser.add_argument("--out", default=None, help="write every row to this CSV")
-    args = parser.parse_args(argv)
-
-    print(
-        f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; time limit {args.time_limit:g} s"
-    )
-    header = (
-        f"{'data set':12s} {'sampling':8s} {'s':>2s} {'m':>6s} {'h':>6s} {'lambda':>6s} {'kind':9s} | "
-        f"{'eta':>6s} {'bound':>6s} {'status':10s} {'solved_by':13s} {'sec':>6s}"
-    )
-    if not args.no_baseline:
-        header += f" | {'p-C2RF+ eta':>11s} {'bound':>6s} {'status':10s} {'sec':>6s}"
-    print(header, flush=True)
-    rows = []
-    for name, sampling, sample, seed, instance in instances(args):
-        R, lam = instance.R, instance.lam
-        h = len(reduce(R, lam, 1.0, 100.0).w)
-        off = dict.fromkeys(args.off, False)
-        exact = solve_exact(R, lam, time_limit=args.time_limit, seed=seed, **off)
-        row = {
-            "dataset": name,
-            "sampling": sampling,
-            "sample": sample,
-            "m": R.shape[1],
-            "h": h,
-            "lam": lam,
-            "kind": kind(R, lam, exact.z, exact.eta),
-            "eta": exact.eta,
-            "bound": exact.best_bound,
-            "status": exact.status,
-            "solved_by": exact.solved_by,
-            "seconds": exact.seconds,
-            "steps": exact.steps,
-        }
-        line = (
-            f"{name:12s} {sampling:8s} {sample:2d} {R.shape[1]:6d} {h:6d} {lam:6d} {row['kind']:9s} | "
-            f"{exact.eta:6.0f} {exact.best_bound:6.0f} {exact.status:10s} {exact.solved_by:13s} "
-            f"{exact.seconds:6.1f}"
-        )
-        if not args.no_baseline:
-            started = time.monotonic()
-            base = solve(R, lam, time_limit=args.time_limit, seed=seed, **APPROACHES["p-C2RF+"])
-            row.update(
-                base_eta=base.eta,
-                base_bound=base.best_bound,
-                base_status=base.status,
-                base_seconds=time.monotonic() - started,
+    def rows(self, quick: bool) -> list[Row]:
+        if quick:
+            X, y = synthetic(600, n_classes=2)
+            return [_row("synthetic 600, simple random sample 0", X, y, "srs", 1, 10.0)]
+        return [
+            _row(
+                f"{name}, biased sample 0",
+                *load(name, None),
+                "biased",
+                derive_seed(ROOT_SEED, "c2rf", name, "biased", 0),
+                TIME_LIMIT,
             )
-            line += f" | {base.eta:11.0f} {base.best_bound:6.0f} {base.status:10s} {row['base_seconds']:6.1f}"
-            if exact.status == "optimal" and base.status == "optimal" and base.eta != exact.eta:
-                line += "  MISMATCH"
-        rows.append(row)
-        print(line, flush=True)
-    frame = pd.DataFrame(rows)
-    if args.out:
-        frame.to_csv(args.out, index=False)
-    solved = frame["status"] == "optimal"
-    within = solved & (frame["seconds"] <= args.time_limit)
-    print(
-        f"\nexact chain: optimal within {args.time_limit:g} s on {int(within.sum())}/{len(frame)}; "
-        f"median {frame['seconds'].median():.2f} s; solved_by: "
-        + ", ".join(f"{k} {v}" for k, v in frame.loc[solved, "solved_by"].value_counts().items())
+            for name in DATA_SETS
+        ]
+
+
+def _row(case, X, y, sampling, seed, time_limit) -> Row:
+    """Both approaches on the instance of ``seed``; eta and status of each."""
+    approaches = {OURS: APPROACHES[OURS], ANCHOR: APPROACHES[ANCHOR]}
+    ours, anchor = run_instance(
+        X, y, sampling=sampling, seed=seed, approaches=approaches, time_limit=time_limit
     )
-    if not args.no_baseline:
-        base_within = (frame["base_status"] == "optimal") & (frame["base_seconds"] <= args.time_limit)
-        print(
-            f"p-C2RF+:     optimal within {args.time_limit:g} s on {int(base_within.sum())}/{len(frame)}; "
-            f"median {frame['base_seconds'].median():.2f} s"
-        )
-    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return Row(
+        case,
+        ours["seconds"],
+        anchor["seconds"],
+        f"eta {ours['eta']:.0f} ({ours['status']}) / {anchor['eta']:.0f} ({anchor['status']})",
+    )

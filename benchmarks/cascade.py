@@ -1,43 +1,24 @@
-"""Our cascade forest (DF) against the official deep forest package, on the same splits.
+"""Our cascade forest (DF) against the deep-forest package, at matched settings, fit time.
 
-Ours: ``CascadeForestClassifier`` (gcForest's level: ``--forests`` random forests and as many
-completely-random tree forests of ``--trees`` trees, ``--folds``-fold out-of-fold class
-vectors, best k-fold level). The anchor: ``deepforest.CascadeForestClassifier`` of
-deep-forest-py310, in its own virtualenv (``benchmarks/deep_forest_anchor/setup.sh``; it
-needs scikit-learn < 1.6), run by ``deep_forest_anchor/run_anchor.py`` in two modes:
+Ours: ``CascadeForestClassifier`` (gcForest's level: 2 random forests and 2 completely random tree
+forests of 100 trees, 3-fold out-of-fold class vectors). The anchor: ``deepforest.
+CascadeForestClassifier`` of deep-forest-py310 in its own virtualenv (it needs scikit-learn < 1.6;
+``bash benchmarks/deep_forest_anchor/setup.sh`` makes it), run by ``deep_forest_anchor/
+run_anchor.py`` in its ``custom`` mode: ``set_estimator`` with the same scikit-learn forests,
+cross-fitted over the same folds. Both grow exactly 3 levels (3 early-stopping rounds, at most 3
+levels), one thread per forest.
 
-- ``custom``, the matched setting: its ``set_estimator`` with the same scikit-learn forests
-  (``RandomForestClassifier(max_features="sqrt")``, ``ExtraTreesClassifier(max_features=1)``)
-  cross-fitted over the same number of folds, the same tolerance and level limit;
-- ``builtin``: its own layer (out-of-bag class vectors and layer accuracy, ``max_features=
-  "sqrt"`` extremely randomised forests instead of completely random ones, its compiled
-  forests) with the same forest and tree counts.
+Differences that remain: deep-forest bins every feature into at most 255 quantile bins, its folds
+are plain (not stratified) k-fold, and it predicts with its last level, we with the best one.
 
-Differences that remain in both modes: deep-forest bins every feature (raw and class
-vectors) into at most 255 quantile bins; its folds are plain (not stratified) k-fold; it
-predicts with the last layer kept, which is the best one unless ``max_layers`` stopped it.
-
-Each data set is split 80 / 20, stratified and seeded (``--seed``); labels are coded
-``0 .. c - 1``; the split is saved once and both sides read it.  With several ``--seeds``
-each seed makes its own split (and seeds both sides), and a summary gives the mean
-accuracy difference over the splits with its standard error: one test set of a few hundred
-rows has a sampling error of about 2-3 points, so a single split cannot show a difference
-of 1 point. Fit time is wall-clock for
-``fit`` alone with ``--n-jobs`` threads per forest on both sides, the best of ``--repeats``
-fits (ours and the anchor's alternate; the machine is shared, so single times are noisy).
-
-    .venv/bin/python benchmarks/cascade.py [--datasets yeast letter:4000] [--trees 100]
-        [--forests 2] [--folds 3] [--rounds 2] [--max-levels 10] [--n-jobs 2] [--seeds 0 1 2]
-        [--modes custom builtin] [--repeats 1] [--out results.csv]
-
-``NAME:ROWS`` takes a stratified, seeded sample of ROWS rows of the registry's data set.
-Prints one row per (data set, anchor mode): both accuracies and their difference in points,
-levels used / grown on each side, both fit times, their ratio, and the ratio of fit time per
-level grown (the two sides may stop at different levels; ``--rounds`` at least
-``--max-levels`` makes both grow exactly ``--max-levels``).
+Cases: yeast and a 4,000-row stratified sample of letter, each on 3 seeded, stratified 80/20
+splits (each seed also seeds both sides); a row sums both sides' fit seconds over the splits and
+gives the mean accuracy difference with its standard error (one test set of a few hundred rows
+has a sampling error of 2-3 points). Findings: ``cascade.md``.
 """
 
-import argparse
+from __future__ import annotations
+
 import json
 import subprocess
 import tempfile
@@ -45,153 +26,91 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
-from scan_setup import load_sample
 from sklearn.model_selection import train_test_split
 
 from forestrepro.cascade.forest import CascadeForestClassifier
 
+from .comparison import Comparison, Row
+from .data import load_sample, synthetic
+
 ANCHOR = Path(__file__).resolve().parent / "deep_forest_anchor"
 ANCHOR_PYTHON = ANCHOR / ".venv" / "bin" / "python"
+DATA_SETS = ("yeast", "letter:4000")
+SEEDS = (0, 1, 2)
+SETTINGS = {"n_forests": 2, "n_trees": 100, "n_folds": 3, "max_levels": 3, "early_stopping_rounds": 3}
+QUICK_SETTINGS = {"n_forests": 1, "n_trees": 5, "n_folds": 2, "max_levels": 1, "early_stopping_rounds": 1}
 
 
-def run_ours(split, args, seed):
-    model = CascadeForestClassifier(
-        n_rf=args.forests,
-        n_crf=args.forests,
-        n_trees=args.trees,
-        n_folds=args.folds,
-        early_stopping_rounds=args.rounds,
-        max_levels=args.max_levels,
-        n_jobs=args.n_jobs,
+class Cascade(Comparison):
+    name = "cascade"
+    ours = "our cascade forest (CascadeForestClassifier, DF)"
+    anchor = "the deep-forest package (deep-forest-py310, matched settings)"
+
+    def unavailable(self) -> str | None:
+        if not ANCHOR_PYTHON.exists():
+            return f"no anchor environment: run bash {ANCHOR.relative_to(ANCHOR.parents[1])}/setup.sh"
+        return None
+
+    def rows(self, quick: bool) -> list[Row]:
+        if quick:
+            return [_row("synthetic 300", [synthetic(300, n_features=8, seed=0)], (0,), QUICK_SETTINGS)]
+        return [
+            _row(name, [load_sample(name, seed) for seed in SEEDS], SEEDS, SETTINGS) for name in DATA_SETS
+        ]
+
+
+def _row(case, samples, seeds, settings) -> Row:
+    """Both sides on each seed's split of its sample; seconds summed over the splits."""
+    ours_seconds = anchor_seconds = 0.0
+    differences, levels = [], set()
+    with tempfile.TemporaryDirectory() as tmp:
+        for (X, y), seed in zip(samples, seeds, strict=True):
+            X_train, X_test, y_train, y_test = train_test_split(
+                X, y, test_size=0.2, stratify=y, random_state=seed
+            )
+            split = Path(tmp) / "split.npz"
+            np.savez(split, X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test)
+            ours = _ours(settings, seed)
+            started = time.perf_counter()
+            ours.fit(X_train, y_train)
+            ours_seconds += time.perf_counter() - started
+            anchor = _fit_anchor(split, settings, seed)
+            anchor_seconds += anchor["fit_seconds"]
+            differences.append(100 * (np.mean(ours.predict(X_test) == y_test) - anchor["accuracy"]))
+            levels.add((ours.n_levels_, anchor["levels_grown"]))
+    spread = (
+        f" ± {np.std(differences, ddof=1) / np.sqrt(len(differences)):.2f}" if len(differences) > 1 else ""
+    )
+    grown = ", ".join(f"{mine}/{theirs}" for mine, theirs in sorted(levels))
+    return Row(
+        f"{case}, {len(seeds)} split(s)",
+        ours_seconds,
+        anchor_seconds,
+        f"accuracy {np.mean(differences):+.2f}{spread} points; levels grown {grown} (ours/anchor)",
+    )
+
+
+def _ours(settings, seed) -> CascadeForestClassifier:
+    """An unfitted cascade of ``settings``."""
+    return CascadeForestClassifier(
+        n_rf=settings["n_forests"],
+        n_crf=settings["n_forests"],
+        n_trees=settings["n_trees"],
+        n_folds=settings["n_folds"],
+        early_stopping_rounds=settings["early_stopping_rounds"],
+        max_levels=settings["max_levels"],
+        n_jobs=1,
         random_state=seed,
     )
-    start = time.perf_counter()
-    model.fit(split["X_train"], split["y_train"])
-    fit_seconds = time.perf_counter() - start
-    accuracy = float(np.mean(model.predict(split["X_test"]) == split["y_test"]))
-    return {
-        "accuracy": accuracy,
-        "levels_used": model.best_level_,
-        "levels_grown": model.n_levels_,
-        "fit_seconds": fit_seconds,
-    }
 
 
-def run_anchor(split_path, mode, args, seed):
-    params = {
-        "mode": mode,
-        "n_forests": args.forests,
-        "n_trees": args.trees,
-        "n_folds": args.folds,
-        "max_levels": args.max_levels,
-        "early_stopping_rounds": args.rounds,
-        "n_jobs": args.n_jobs,
-        "seed": seed,
-    }
+def _fit_anchor(split: Path, settings, seed) -> dict:
+    """The anchor fitted on the saved split in its own interpreter: its JSON line."""
+    params = {"mode": "custom", **settings, "n_jobs": 1, "seed": seed}
     done = subprocess.run(
-        [str(ANCHOR_PYTHON), str(ANCHOR / "run_anchor.py"), str(split_path), json.dumps(params)],
+        [str(ANCHOR_PYTHON), str(ANCHOR / "run_anchor.py"), str(split), json.dumps(params)],
         capture_output=True,
         text=True,
         check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def best(runs):
-    """The run of shortest fit time (seeded runs differ in time only)."""
-    return min(runs, key=lambda run: run["fit_seconds"])
-
-
-def _row(name, seed, split, ours, anchor, mode):
-    return {
-        "dataset": name,
-        "seed": seed,
-        "n_train": len(split["y_train"]),
-        "n_test": len(split["y_test"]),
-        "anchor": mode,
-        "ours_acc": ours["accuracy"],
-        "anchor_acc": anchor["accuracy"],
-        "diff_pts": 100 * (ours["accuracy"] - anchor["accuracy"]),
-        "ours_levels": f"{ours['levels_used']}/{ours['levels_grown']}",
-        "anchor_levels": f"{anchor['levels_used']}/{anchor['levels_grown']}",
-        "ours_fit_s": ours["fit_seconds"],
-        "anchor_fit_s": anchor["fit_seconds"],
-        "fit_ratio": ours["fit_seconds"] / anchor["fit_seconds"],
-        "per_level_ratio": (ours["fit_seconds"] / ours["levels_grown"])
-        / (anchor["fit_seconds"] / anchor["levels_grown"]),
-    }
-
-
-def summary(table):
-    """Per data set and anchor mode over the seeds: mean accuracies, the mean difference in
-    points with its standard error, and the geometric mean of the fit-time ratios."""
-    groups = table.groupby(["dataset", "anchor"], sort=False)
-    return pd.DataFrame(
-        {
-            "splits": groups.size(),
-            "ours_acc": groups["ours_acc"].mean(),
-            "anchor_acc": groups["anchor_acc"].mean(),
-            "diff_pts": groups["diff_pts"].mean(),
-            "diff_se": groups["diff_pts"].sem(),
-            "fit_ratio_gmean": groups["fit_ratio"].apply(lambda r: float(np.exp(np.log(r).mean()))),
-            "per_level_ratio_gmean": groups["per_level_ratio"].apply(
-                lambda r: float(np.exp(np.log(r).mean()))
-            ),
-        }
-    ).reset_index()
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=["yeast", "letter:4000"])
-    parser.add_argument("--trees", type=int, default=100)
-    parser.add_argument("--forests", type=int, default=2, help="forests of each kind")
-    parser.add_argument("--folds", type=int, default=3)
-    parser.add_argument("--rounds", type=int, default=2, help="early-stopping rounds")
-    parser.add_argument("--max-levels", type=int, default=10)
-    parser.add_argument("--n-jobs", type=int, default=2)
-    parser.add_argument(
-        "--seeds", type=int, nargs="+", default=[0], help="one split (and seed of both sides) per seed"
-    )
-    parser.add_argument("--modes", nargs="+", default=["custom", "builtin"], choices=["custom", "builtin"])
-    parser.add_argument("--repeats", type=int, default=1, help="fits per side; best time")
-    parser.add_argument("--out", type=Path, help="also write the table as CSV")
-    args = parser.parse_args()
-    if not ANCHOR_PYTHON.exists():
-        raise SystemExit(f"no anchor environment: run bash {ANCHOR / 'setup.sh'} first")
-    started = time.perf_counter()
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in args.datasets:
-            for seed in args.seeds:
-                X, y = load_sample(name, seed)
-                X_train, X_test, y_train, y_test = train_test_split(
-                    X, y, test_size=0.2, stratify=y, random_state=seed
-                )
-                split = dict(X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test)
-                split_path = Path(tmp) / "split.npz"
-                np.savez(split_path, **split)
-                ours, anchors = [], {mode: [] for mode in args.modes}
-                for _ in range(args.repeats):
-                    ours.append(run_ours(split, args, seed))
-                    for mode in args.modes:
-                        anchors[mode].append(run_anchor(split_path, mode, args, seed))
-                for mode in args.modes:
-                    rows.append(_row(name, seed, split, best(ours), best(anchors[mode]), mode))
-    table = pd.DataFrame(rows)
-    print(
-        f"settings: {args.forests} + {args.forests} forests x {args.trees} trees, "
-        f"{args.folds} folds, {args.rounds} early-stopping rounds, at most "
-        f"{args.max_levels} levels, n_jobs={args.n_jobs}, seeds {args.seeds}"
-    )
-    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    print("\nover the splits:")
-    print(summary(table).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    print(f"total run time {time.perf_counter() - started:.1f} s")
-    if args.out:
-        table.to_csv(args.out, index=False)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,68 +1,82 @@
-"""Classifying every window of a row: ``WindowForest`` against ``predict_proba`` on cut windows.
+"""Multi-grained scanning: classifying every window of a row, ``WindowForest`` against
+scikit-learn's ``predict_proba`` on the windows cut out of their rows.
 
-Multi-grained scanning (WDF Sec. 1) spends most of its time classifying windows. For each
-window size of ``--dataset``, this script grows the scan's random forest and completely-random
-forest (``--trees`` trees each) on ``--train-windows`` windows, then classifies every window of
-``--rows`` other rows twice in the same process: by cutting the windows out and calling
-``predict_proba`` through ``cascade_members.class_vectors`` (the scan before
-``window_forest``), and by ``WindowForest`` reading them in place. It checks the two give the
-same numbers bit for bit and prints both times and their ratio.
-
-    .venv/bin/python benchmarks/scan_predict.py --dataset semg --shape 3000
-    .venv/bin/python benchmarks/scan_predict.py --dataset mnist_test --shape 28x28 --rows 200
-
-One thread; the machine is shared, so run it with nothing else busy or read the times as
-upper bounds. The ratio is steadier than the times.
+For each window size of a data set (WDF Sec. 1, gcForest: d/16, d/8 and d/4), the scan's random
+forest and completely random forest (10 trees each) are grown on 100,000 training windows; then
+the windows of other rows are classified both ways in this process, alternating, best of 3: by
+cutting them out and calling ``predict_proba`` (the scan before ``cascade/window_forest.py``), and
+by ``WindowForest`` reading them in place. The two must give the same class vectors bit for bit.
+A row sums the six forests' seconds. Cases: SEMG (3,000 samples a record, the windows of 16 rows)
+and MNIST (28 x 28, the windows of 200 images). Findings: ``scan_predict.md``; what a whole scan
+costs: ``scan_cost.md``; its memory: ``scan_memory.md``.
 """
 
+from __future__ import annotations
+
 import numpy as np
-from scan_setup import load_rows, scan_parser, timed
 
 from forestrepro.cascade.members import class_vectors, member_templates, seeded
 from forestrepro.cascade.scanning import default_window_sizes, sample_windows, window_layout
 from forestrepro.cascade.window_forest import WindowForest
 
+from .comparison import Comparison, Row, best_seconds
+from .data import load_rows, synthetic
 
-def main() -> None:
-    parser = scan_parser(__doc__.splitlines()[0], rows=16)
-    parser.add_argument("--train-windows", type=int, default=100_000)
-    args = parser.parse_args()
+CASES = (("semg", (3000,), 16), ("mnist_test", (28, 28), 200))
+TREES = 10
+TRAIN_WINDOWS = 100_000
+REPEATS = 3
+SEED = 0
 
-    X, classes, y = load_rows(args.dataset)
-    order = np.random.default_rng(args.seed).permutation(len(y))
-    train_rows, rows = order[args.rows :], np.sort(order[: args.rows])
-    print(
-        f"{args.dataset}: {len(y)} rows x {X.shape[1]} features; {args.trees} trees per forest, "
-        f"{args.train_windows} training windows, windows of {args.rows} rows classified"
-    )
-    print(
-        "| window | forest | nodes per tree | windows | predict_proba on cut windows (s) "
-        "| WindowForest (s) | ratio | equal |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
-    for size in default_window_sizes(args.shape):
-        layout = window_layout(size, args.shape)
-        starts, offsets = layout
-        windows, labels = sample_windows(X, y, train_rows, layout, args.train_windows, args.seed)
-        templates = member_templates(1, 1, args.trees, n_jobs=1)
-        for name, template in zip(("RF", "CRF"), templates):
-            model = seeded(template, args.seed).fit(windows, labels)
-            nodes = np.mean([tree.tree_.node_count for tree in model.forest_.estimators_])
-            reference, seconds_reference = timed(
-                lambda: class_vectors(
-                    model, X[rows][:, starts[:, None] + offsets].reshape(-1, offsets.size), len(classes)
-                )
-            )
+
+class ScanPredict(Comparison):
+    name = "scan"
+    ours = "our window classifier (WindowForest, windows read in place)"
+    anchor = "scikit-learn's predict_proba on the cut windows"
+
+    def rows(self, quick: bool) -> list[Row]:
+        if quick:
+            X, y = synthetic(60, n_features=64)
+            return [_row("synthetic 60 x 64", X, np.arange(3), y, (64,), 4, 3, 2_000, 1)]
+        rows = []
+        for name, shape, n_rows in CASES:
+            X, classes, y = load_rows(name)
+            rows.append(_row(name, X, classes, y, shape, n_rows, TREES, TRAIN_WINDOWS, REPEATS))
+        return rows
+
+
+def _row(case, X, classes, y, shape, n_rows, trees, train_windows, repeats) -> Row:
+    """Both ways on the windows of ``n_rows`` rows, every window size and both forests."""
+    order = np.random.default_rng(SEED).permutation(len(y))
+    train_rows, rows = order[n_rows:], np.sort(order[:n_rows])
+    ours_seconds = anchor_seconds = 0.0
+    forests = equal = 0
+    for size in default_window_sizes(shape):
+        starts, offsets = layout = window_layout(size, shape)
+        windows, labels = sample_windows(X, y, train_rows, layout, train_windows, SEED)
+        for template in member_templates(1, 1, trees, n_jobs=1):
+            model = seeded(template, SEED).fit(windows, labels)
             forest = WindowForest(model, len(classes))
             forest.class_vectors(X, rows[:1], starts[:1], offsets)  # compile before timing
-            ours, seconds_ours = timed(lambda: forest.class_vectors(X, rows, starts, offsets))
-            print(
-                f"| {size} | {name} | {nodes:.0f} | {len(reference)} | {seconds_reference:.2f} "
-                f"| {seconds_ours:.2f} | {seconds_reference / seconds_ours:.2f} "
-                f"| {np.array_equal(reference, ours)} |",
-                flush=True,
+            seconds, (ours, anchor) = best_seconds(
+                [
+                    lambda: forest.class_vectors(X, rows, starts, offsets),
+                    lambda: class_vectors(model, cut_windows(X, rows, starts, offsets), len(classes)),
+                ],
+                repeats,
             )
+            ours_seconds += seconds[0]
+            anchor_seconds += seconds[1]
+            forests += 1
+            equal += np.array_equal(ours, anchor)
+    return Row(
+        f"{case}, windows of {n_rows} rows",
+        ours_seconds,
+        anchor_seconds,
+        f"class vectors equal bit for bit in {equal} of {forests} forests",
+    )
 
 
-if __name__ == "__main__":
-    main()
+def cut_windows(X, rows, starts, offsets) -> np.ndarray:
+    """Every window of ``rows``, cut out of its row: one window a row of the result."""
+    return X[rows][:, starts[:, None] + offsets].reshape(-1, offsets.size)

@@ -58,7 +58,7 @@ def _in_process(lp, start):
 def test_the_watchdog_stops_a_solve_at_its_deadline_and_keeps_incumbent_and_bound():
     lp, start, start_eta = _model(21, 1500, seed=0)
     # HiGHS's own limit (OPTIONS) is far beyond the deadline: only the watchdog can end it there
-    # (how long past the deadline it returns: benchmarks/c2rf_time_limit.py, not a test)
+    # (how long past the deadline it returns: benchmarks/c2rf_time_limit.md, not a test)
     status, x, bound, nodes, stopped = run_mip(lp, OPTIONS, start, time.monotonic() + 3.0)
     assert stopped and status == "time_limit"
     # the incumbent is a feasible solution no worse than the start, the bound below it
