@@ -19,6 +19,7 @@ import yaml
 from forestrepro.config import ConfigError, compose_config, plan_jobs
 from forestrepro.data import DatasetError, list_datasets, load_dataset, load_spec
 from forestrepro.data.collection import NOMINAL_TYPES
+from forestrepro.data.fingerprint import paper_matches
 from forestrepro.data.mirror import sha256_file
 from forestrepro.resources import dataset_dir
 
@@ -79,6 +80,9 @@ def test_entry_loads_by_name_from_the_mirror_as_stated(name, mirror_dir, feature
         assert np.array_equal(values, np.arange(len(values))), (name, column)
     if "same_data_as" in entry:
         assert entry["same_data_as"] in FILES
+    # data equal to a paper's data set (up to row order, column order and label names) say so
+    same = paper_matches(frame.drop(columns="target"), frame["target"], mirror_dir)
+    assert set(same) <= {entry.get("same_data_as")}, f"{name} holds the data of the papers' {same}"
 
 
 def _collection(directory, entries: dict, name: str = "extra") -> None:
