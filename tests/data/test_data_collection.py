@@ -198,7 +198,7 @@ def test_a_new_entry_is_a_data_set_by_name_for_registry_loader_and_configuration
     assert sorted(jobs) == sorted(
         f"outofsample/{name}/{method}/iris_again"
         for name, exp in experiments.items()
-        if name != "c2rf"  # its 7 binary data sets are listed by name
+        if name != "c2rf"  # binary data sets of 1,000 rows or more: iris_again has 3 classes
         for method in exp["methods"]
     )
     tables = suite["paper"]["outofsample"]["tables"]
@@ -208,3 +208,38 @@ def test_a_new_entry_is_a_data_set_by_name_for_registry_loader_and_configuration
     (registry / "iris_again.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"data set 'iris_again' of .* clashes with .*iris_again\.yaml"):
         compose_config([], conf_dir=conf)
+
+
+# C2RF's experiment in conf/paper/outofsample.yaml as it was written by name before its rule was
+C2RF_OUTOFSAMPLE = [
+    "Hill_Valley_with_noise",
+    "chess",
+    "credit_g",
+    "hypothyroid",
+    "mofn_3_7_10",
+    "parity5_5",
+    "spambase",
+]
+
+
+def test_c2rfs_suite_takes_the_binary_data_sets_of_1000_rows_or_more_by_its_rule(tmp_path):
+    """The rule selects the very list the suite named (its order too), and a new entry that meets
+    it joins the experiment; one that does not, does not."""
+    suite = compose_config(["papers=[outofsample]"], profile="paper")
+    assert suite["paper"]["outofsample"]["experiments"]["c2rf"]["datasets"] == C2RF_OUTOFSAMPLE
+    conf = tmp_path / "conf"
+    shutil.copytree(REPO_ROOT / "conf", conf)
+    path = conf / "dataset" / "collections" / "pmlb_outofsample.yaml"
+    text = path.read_text(encoding="utf-8")
+    for name, rows in (("big_binary", 1000), ("small_binary", 999)):
+        text += (
+            f"  {name}:\n    file: pmlb/{name}.tsv.gz\n    sha256: {'a' * 64}\n"
+            f"    expected: {{rows: {rows}, features: 3, classes: 2}}\n    nominal: 0\n    missing: none\n"
+        )
+    path.write_text(text, encoding="utf-8")
+    suite = compose_config(["papers=[outofsample]"], profile="paper", conf_dir=conf)
+    assert suite["paper"]["outofsample"]["experiments"]["c2rf"]["datasets"] == sorted(
+        [*C2RF_OUTOFSAMPLE, "big_binary"]
+    )
+    jobs = {job.path for job in plan_jobs(suite) if job.dataset == "big_binary"}
+    assert {"outofsample/c2rf/c2rf_rf/big_binary", "outofsample/c2rf/c2rf_plus/big_binary"} <= jobs
