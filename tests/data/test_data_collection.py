@@ -222,11 +222,9 @@ C2RF_OUTOFSAMPLE = [
 ]
 
 
-def test_c2rfs_suite_takes_the_binary_data_sets_of_1000_rows_or_more_by_its_rule(tmp_path):
-    """The rule selects the very list the suite named (its order too), and a new entry that meets
-    it joins the experiment; one that does not, does not."""
-    suite = compose_config(["papers=[outofsample]"], profile="paper")
-    assert suite["paper"]["outofsample"]["experiments"]["c2rf"]["datasets"] == C2RF_OUTOFSAMPLE
+def _suite_with_binary_entries(tmp_path) -> dict:
+    """The paper profile's out-of-sample suite, composed from a copy of conf/ whose collection has
+    two more binary entries: ``big_binary`` (1,000 rows) and ``small_binary`` (999)."""
     conf = tmp_path / "conf"
     shutil.copytree(REPO_ROOT / "conf", conf)
     path = conf / "dataset" / "collections" / "pmlb_outofsample.yaml"
@@ -237,9 +235,29 @@ def test_c2rfs_suite_takes_the_binary_data_sets_of_1000_rows_or_more_by_its_rule
             f"    expected: {{rows: {rows}, features: 3, classes: 2}}\n    nominal: 0\n    missing: none\n"
         )
     path.write_text(text, encoding="utf-8")
-    suite = compose_config(["papers=[outofsample]"], profile="paper", conf_dir=conf)
+    return compose_config(["papers=[outofsample]"], profile="paper", conf_dir=conf)
+
+
+def test_c2rfs_suite_takes_the_binary_data_sets_of_1000_rows_or_more_by_its_rule(tmp_path):
+    """The rule selects the very list the suite named (its order too), and a new entry that meets
+    it joins the experiment; one that does not, does not."""
+    suite = compose_config(["papers=[outofsample]"], profile="paper")
+    assert suite["paper"]["outofsample"]["experiments"]["c2rf"]["datasets"] == C2RF_OUTOFSAMPLE
+    suite = _suite_with_binary_entries(tmp_path)
     assert suite["paper"]["outofsample"]["experiments"]["c2rf"]["datasets"] == sorted(
         [*C2RF_OUTOFSAMPLE, "big_binary"]
     )
     jobs = {job.path for job in plan_jobs(suite) if job.dataset == "big_binary"}
     assert {"outofsample/c2rf/c2rf_rf/big_binary", "outofsample/c2rf/c2rf_plus/big_binary"} <= jobs
+
+
+def test_the_suites_title_and_notes_count_its_data_sets_from_its_lists(tmp_path):
+    paper = compose_config(["papers=[outofsample]"], profile="paper")["paper"]["outofsample"]
+    assert paper["title"] == "Beyond the papers: each paper's claims on 59 data sets none of them chose"
+    assert paper["notes"][0].endswith("so BRF runs on 58, RCRF on 57, WDF on 59.")
+    assert "C2RF at 60 s per solve on the 7 binary data sets" in paper["notes"][1]
+    paper = _suite_with_binary_entries(tmp_path)["paper"]["outofsample"]
+    assert paper["title"] == "Beyond the papers: each paper's claims on 61 data sets none of them chose"
+    assert paper["notes"][0].startswith("The data: 61 PMLB classification data sets")
+    assert paper["notes"][0].endswith("so BRF runs on 60, RCRF on 59, WDF on 61.")
+    assert "C2RF at 60 s per solve on the 8 binary data sets" in paper["notes"][1]

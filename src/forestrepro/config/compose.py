@@ -150,6 +150,13 @@ def _binary_members_of(conf_dir: Path):
     return members
 
 
+def _count(items: list) -> int:
+    """The resolver ``${count:<list>}``: how many items the list has, so that a title or note
+    says how many data sets an experiment has from its list (``${count:${.experiments.brf.datasets}}``),
+    never a number typed beside it."""
+    return len(items)
+
+
 def _default_table_datasets(cfg: dict) -> None:
     """A table without ``datasets`` shows every data set of its experiment under its own name."""
     for pcfg in cfg.get("paper", {}).values():
@@ -179,6 +186,7 @@ def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
     methods = [f"+method@method.{n}={n}" for n in _unlisted_methods(conf_dir)]
     OmegaConf.register_new_resolver("collection", _members_of(conf_dir), replace=True)
     OmegaConf.register_new_resolver("collection_binary", _binary_members_of(conf_dir), replace=True)
+    OmegaConf.register_new_resolver("count", _count, replace=True)
     with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
         cfg = compose(
             "config", overrides=methods + dataset_defaults + _profile_last(conf_dir, list(overrides))
