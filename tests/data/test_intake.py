@@ -82,6 +82,12 @@ def test_the_fingerprint_ignores_row_order_column_order_and_label_names_only(mir
     assert fingerprint(frame.drop(columns="target"), moved) != wine
 
 
+def test_the_fingerprint_ignores_the_order_of_columns_with_the_same_values():
+    frame = pd.DataFrame({"a": [0, 1, 1, 0], "b": [1, 0, 1, 0], "c": [0.5, 1.5, 2.5, 3.5]})
+    labels = pd.Series(["x", "y", "x", "y"])
+    assert fingerprint(frame[["b", "c", "a"]], labels) == fingerprint(frame, labels)
+
+
 def test_a_relabelled_shuffled_copy_of_a_papers_data_set_is_refused_naming_it(mirror, registry, mirror_dir):
     _write(_disguised(_frame(mirror_dir, WINE)), mirror / "pmlb" / "wine_again.tsv.gz")
     with pytest.raises(

@@ -24,6 +24,7 @@ No training job imports this module.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -58,21 +59,17 @@ def _digest(data: bytes) -> bytes:
 def _canonical_rows(features: pd.DataFrame) -> np.ndarray:
     """The features as a float64 matrix in a column order that no permutation of the columns
     changes (see the module docstring)."""
-    matrix = (
-        np.column_stack([_numeric(features[c]) for c in features.columns]) if len(features.columns) else None
-    )
-    if matrix is None:
-        return np.zeros((len(features), 0))
+    if features.shape[1] == 0:
+        raise DatasetError("a data set without features has no fingerprint")
+    matrix = np.column_stack([_numeric(features[c]) for c in features.columns])
     signatures = [_digest(np.sort(matrix[:, j]).tobytes()) for j in range(matrix.shape[1])]
     order = sorted(range(matrix.shape[1]), key=lambda j: signatures[j])
-    matrix = matrix[:, order]
-    signatures = [signatures[j] for j in order]
+    matrix, signatures = matrix[:, order], [signatures[j] for j in order]
     start = 0
-    for end in range(1, len(signatures) + 1):
-        if end == len(signatures) or signatures[end] != signatures[start]:
-            if end - start > 1:
-                matrix[:, start:end] = np.sort(matrix[:, start:end], axis=1)
-            start = end
+    for _, tied in itertools.groupby(signatures):
+        end = start + len(list(tied))
+        matrix[:, start:end] = np.sort(matrix[:, start:end], axis=1)  # columns with the same values
+        start = end
     return np.ascontiguousarray(matrix)
 
 
@@ -80,8 +77,7 @@ def fingerprint(features: pd.DataFrame, target: pd.Series) -> str:
     """The hex SHA-256 of the data ``features`` with labels ``target`` up to row order, column
     order and the labels' names."""
     rows = _canonical_rows(features)
-    width = rows.shape[1] * rows.itemsize
-    keyed = rows.view(np.dtype((np.void, width))).ravel() if width else np.zeros(len(rows), dtype="V1")
+    keyed = rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize))).ravel()  # one value per row
     classes, inverse = np.unique(target.astype(str).to_numpy(), return_inverse=True)
     hashes = sorted(_digest(np.sort(keyed[inverse == k]).tobytes()) for k in range(len(classes)))
     shape = f"{rows.shape[0]}x{rows.shape[1]}x{len(classes)}".encode()
