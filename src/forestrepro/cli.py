@@ -1,12 +1,12 @@
 """The one command line, ``forestrepro <command> ...``: the steps the Snakemake rules call (fetch,
 scan, train, reuse, report), and the tools a user runs from the checkout's root (plan, pieces,
-equivalence, reports).
+equivalence, reports, dataset-entry).
 
 Each rule's command reads plain files (job specifications written by ``forestrepro.config``),
 calls the library, and writes its outputs atomically. Known failures (bad data, bad
 configuration, a protocol that cannot run) print one clear line and exit with status 2, never a
 traceback. The tools' logic is the library's (``record/pieces.py``, ``record/equivalence.py``,
-``report/committed.py``); here are their arguments.
+``report/committed.py``, ``data/intake.py``); here are their arguments.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -464,8 +465,27 @@ def cmd_reports(args: argparse.Namespace) -> None:
     rebuild_committed(Path.cwd(), args.names, args.cores, args.check)
 
 
+def cmd_dataset_entry(args: argparse.Namespace) -> None:
+    """Show the collection entry of a PMLB file of the mirror and its features' types (from the
+    mirror's pmlb/feature_types.tsv, else inferred: confirm them); --write appends it to the
+    collection. A file with the data of a paper's data set is refused (data/intake.py)."""
+    from .data.intake import append_entry, entry_text, propose
+    from .resources import default_conf_dir
+
+    registry = Path(args.conf or default_conf_dir()) / "dataset"
+    proposal = propose(args.file, Path(args.mirror), registry)
+    print(f"feature types of {args.file}, {proposal.types_source}:")
+    for feature, kind in proposal.types.items():
+        print(f"  {feature}\t{kind}")
+    print(f"entry of collection {args.collection}:\n{entry_text(proposal)}", end="")
+    if args.write:
+        print(f"appended to {append_entry(proposal, registry, args.collection)}")
+    else:
+        print("(shown only: --write appends it)")
+
+
 def _add_tools(sub) -> None:
-    """The tools a user runs: ``pieces``, ``equivalence`` and ``reports``."""
+    """The tools a user runs: ``pieces``, ``equivalence``, ``reports`` and ``dataset-entry``."""
     p = sub.add_parser("pieces", help=cmd_pieces.__doc__)
     p.add_argument("--results", default="results", help="the results directory (default: results)")
     p.add_argument("--tag", required=True, help="the tag whose jobs' pieces to keep or restore")
@@ -503,6 +523,20 @@ def _add_tools(sub) -> None:
     p.add_argument("--cores", type=int, default=2, help="reports rebuilt side by side (default: 2)")
     p.add_argument("names", nargs="*", help="only these reports (default: all in the manifest)")
     p.set_defaults(func=cmd_reports)
+
+    p = sub.add_parser("dataset-entry", help=cmd_dataset_entry.__doc__)
+    p.add_argument("file", help="the PMLB file under the mirror: pmlb/<PMLB name>.tsv.gz")
+    p.add_argument(
+        "--mirror",
+        default=os.environ.get("FORESTREPRO_MIRROR", "../shared/datasets"),
+        help="the mirror directory (default: $FORESTREPRO_MIRROR, else ../shared/datasets)",
+    )
+    p.add_argument("--conf", help="the configuration directory (default: $FORESTREPRO_CONF, else conf)")
+    p.add_argument(
+        "--collection", default="pmlb_outofsample", help="the collection (default: pmlb_outofsample)"
+    )
+    p.add_argument("--write", action="store_true", help="append the entry to the collection's file")
+    p.set_defaults(func=cmd_dataset_entry)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def mirror_dir() -> Path:
-    """The shared mirror next to the repository: <repo>/../shared/datasets."""
-    return REPO_ROOT / ".." / "shared" / "datasets"
+    """The mirror the pipeline reads: ``$FORESTREPRO_MIRROR``, else the shared one next to the
+    repository, <repo>/../shared/datasets (conf/config.yaml's ``data.mirror_dir``)."""
+    return Path(os.environ.get("FORESTREPRO_MIRROR") or REPO_ROOT / ".." / "shared" / "datasets")
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ import yaml
 from forestrepro.config import ConfigError, compose_config, plan_jobs
 from forestrepro.data import DatasetError, list_datasets, load_dataset, load_spec
 from forestrepro.data.collection import NOMINAL_TYPES
+from forestrepro.data.fingerprint import paper_matches
 from forestrepro.data.mirror import sha256_file
 from forestrepro.resources import dataset_dir
 
@@ -79,6 +80,9 @@ def test_entry_loads_by_name_from_the_mirror_as_stated(name, mirror_dir, feature
         assert np.array_equal(values, np.arange(len(values))), (name, column)
     if "same_data_as" in entry:
         assert entry["same_data_as"] in FILES
+    # data equal to a paper's data set (up to row order, column order and label names) say so
+    same = paper_matches(frame.drop(columns="target"), frame["target"], mirror_dir)
+    assert set(same) <= {entry.get("same_data_as")}, f"{name} holds the data of the papers' {same}"
 
 
 def _collection(directory, entries: dict, name: str = "extra") -> None:
@@ -194,7 +198,7 @@ def test_a_new_entry_is_a_data_set_by_name_for_registry_loader_and_configuration
     assert sorted(jobs) == sorted(
         f"outofsample/{name}/{method}/iris_again"
         for name, exp in experiments.items()
-        if name != "c2rf"  # its 7 binary data sets are listed by name
+        if name != "c2rf"  # binary data sets of 1,000 rows or more: iris_again has 3 classes
         for method in exp["methods"]
     )
     tables = suite["paper"]["outofsample"]["tables"]
@@ -204,3 +208,56 @@ def test_a_new_entry_is_a_data_set_by_name_for_registry_loader_and_configuration
     (registry / "iris_again.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"data set 'iris_again' of .* clashes with .*iris_again\.yaml"):
         compose_config([], conf_dir=conf)
+
+
+# C2RF's experiment in conf/paper/outofsample.yaml as it was written by name before its rule was
+C2RF_OUTOFSAMPLE = [
+    "Hill_Valley_with_noise",
+    "chess",
+    "credit_g",
+    "hypothyroid",
+    "mofn_3_7_10",
+    "parity5_5",
+    "spambase",
+]
+
+
+def _suite_with_binary_entries(tmp_path) -> dict:
+    """The paper profile's out-of-sample suite, composed from a copy of conf/ whose collection has
+    two more binary entries: ``big_binary`` (1,000 rows) and ``small_binary`` (999)."""
+    conf = tmp_path / "conf"
+    shutil.copytree(REPO_ROOT / "conf", conf)
+    path = conf / "dataset" / "collections" / "pmlb_outofsample.yaml"
+    text = path.read_text(encoding="utf-8")
+    for name, rows in (("big_binary", 1000), ("small_binary", 999)):
+        text += (
+            f"  {name}:\n    file: pmlb/{name}.tsv.gz\n    sha256: {'a' * 64}\n"
+            f"    expected: {{rows: {rows}, features: 3, classes: 2}}\n    nominal: 0\n    missing: none\n"
+        )
+    path.write_text(text, encoding="utf-8")
+    return compose_config(["papers=[outofsample]"], profile="paper", conf_dir=conf)
+
+
+def test_c2rfs_suite_takes_the_binary_data_sets_of_1000_rows_or_more_by_its_rule(tmp_path):
+    """The rule selects the very list the suite named (its order too), and a new entry that meets
+    it joins the experiment; one that does not, does not."""
+    suite = compose_config(["papers=[outofsample]"], profile="paper")
+    assert suite["paper"]["outofsample"]["experiments"]["c2rf"]["datasets"] == C2RF_OUTOFSAMPLE
+    suite = _suite_with_binary_entries(tmp_path)
+    assert suite["paper"]["outofsample"]["experiments"]["c2rf"]["datasets"] == sorted(
+        [*C2RF_OUTOFSAMPLE, "big_binary"]
+    )
+    jobs = {job.path for job in plan_jobs(suite) if job.dataset == "big_binary"}
+    assert {"outofsample/c2rf/c2rf_rf/big_binary", "outofsample/c2rf/c2rf_plus/big_binary"} <= jobs
+
+
+def test_the_suites_title_and_notes_count_its_data_sets_from_its_lists(tmp_path):
+    paper = compose_config(["papers=[outofsample]"], profile="paper")["paper"]["outofsample"]
+    assert paper["title"] == "Beyond the papers: each paper's claims on 59 data sets none of them chose"
+    assert paper["notes"][0].endswith("so BRF runs on 58, RCRF on 57, WDF on 59.")
+    assert "C2RF at 60 s per solve on the 7 binary data sets" in paper["notes"][1]
+    paper = _suite_with_binary_entries(tmp_path)["paper"]["outofsample"]
+    assert paper["title"] == "Beyond the papers: each paper's claims on 61 data sets none of them chose"
+    assert paper["notes"][0].startswith("The data: 61 PMLB classification data sets")
+    assert paper["notes"][0].endswith("so BRF runs on 60, RCRF on 59, WDF on 61.")
+    assert "C2RF at 60 s per solve on the 8 binary data sets" in paper["notes"][1]

@@ -185,10 +185,17 @@ def test_every_option_of_every_command_says_what_it_is():
 
 def test_help_lists_the_tools_a_user_runs(capsys):
     """`forestrepro --help` names every tool a user runs besides the rules' steps: pieces,
-    equivalence and reports, each with its own --help."""
-    for argv in (["--help"], ["pieces", "--help"], ["equivalence", "plan", "--help"], ["reports", "--help"]):
+    equivalence, reports and dataset-entry, each with its own --help."""
+    for argv in (
+        ["--help"],
+        ["pieces", "--help"],
+        ["equivalence", "plan", "--help"],
+        ["reports", "--help"],
+        ["dataset-entry", "--help"],
+    ):
         with pytest.raises(SystemExit) as done:
             main(argv)
         assert done.value.code == 0
     listed = capsys.readouterr().out
-    assert all(tool in listed for tool in ("pieces", "equivalence", "reports", "--since", "--check", "--tag"))
+    tools = ("pieces", "equivalence", "reports", "dataset-entry", "--since", "--check", "--tag", "--write")
+    assert all(tool in listed for tool in tools)

@@ -126,6 +126,37 @@ def _members_of(conf_dir: Path):
     return members
 
 
+def _binary_members_of(conf_dir: Path):
+    """The resolver ``${collection_binary:<name>,<rows>}``: the binary data sets of collection
+    ``name`` with at least ``rows`` rows (by each entry's ``expected`` shape), sorted by name
+    (capitals first), so that a new entry that meets the rule joins the experiment that states it
+    (C2RF's in the out-of-sample suite)."""
+
+    def members(name: str, rows: int) -> list[str]:
+        collections = collection_members(conf_dir / "dataset")
+        if name not in collections:
+            raise ConfigError(
+                f"unknown collection '{name}' in ${{collection_binary:...}}; collections: "
+                f"{', '.join(collections) or 'none'}"
+            )
+        if not isinstance(rows, int) or isinstance(rows, bool):
+            raise ConfigError(
+                f"${{collection_binary:{name},{rows}}}: the least number of rows must be a whole number"
+            )
+        entries = collection_entries(conf_dir / "dataset")
+        shapes = {n: entries[n].spec["expected"] for n in collections[name]}
+        return sorted(n for n, shape in shapes.items() if shape["classes"] == 2 and shape["rows"] >= rows)
+
+    return members
+
+
+def _count(items: list) -> int:
+    """The resolver ``${count:<list>}``: how many items the list has, so that a title or note
+    says how many data sets an experiment has from its list (``${count:${.experiments.brf.datasets}}``),
+    never a number typed beside it."""
+    return len(items)
+
+
 def _default_table_datasets(cfg: dict) -> None:
     """A table without ``datasets`` shows every data set of its experiment under its own name."""
     for pcfg in cfg.get("paper", {}).values():
@@ -154,6 +185,8 @@ def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
             ConfigStore.instance().store(group="dataset", name=name, node=spec)
     methods = [f"+method@method.{n}={n}" for n in _unlisted_methods(conf_dir)]
     OmegaConf.register_new_resolver("collection", _members_of(conf_dir), replace=True)
+    OmegaConf.register_new_resolver("collection_binary", _binary_members_of(conf_dir), replace=True)
+    OmegaConf.register_new_resolver("count", _count, replace=True)
     with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
         cfg = compose(
             "config", overrides=methods + dataset_defaults + _profile_last(conf_dir, list(overrides))
