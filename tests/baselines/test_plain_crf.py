@@ -94,18 +94,28 @@ def test_the_iig_of_a_cut_by_hand():
     # right: H*([4, 2]) = H(4/7, 3/7), H*([3, 0]) = H(3/4, 1/4), H*([1, 2]) = H(1/2, 1/2) = 1
     x = np.arange(1.0, 7.0)
     classes = np.array([0, 0, 0, 1, 0, 1])
-    thresholds, gains = imprecise_gains(x, classes, np.ones(6), 2)
+    columns, thresholds, gains = imprecise_gains(x[:, None], classes, np.ones(6), 2)
+    np.testing.assert_array_equal(columns, [0] * 5)
     np.testing.assert_array_equal(thresholds, [1.5, 2.5, 3.5, 4.5, 5.5])
     by_hand = _entropy([4 / 7, 3 / 7]) - 0.5 * _entropy([0.75, 0.25]) - 0.5 * 1.0
     assert gains[2] == pytest.approx(by_hand)
     assert by_hand == pytest.approx(0.0796, abs=1e-4)
+    # a second column, x reversed, has the same cuts mirrored: listed after the first column's
+    columns, thresholds, both = imprecise_gains(np.column_stack((x, 7 - x)), classes, np.ones(6), 2)
+    np.testing.assert_array_equal(columns, [0] * 5 + [1] * 5)
+    np.testing.assert_array_equal(thresholds[5:], [1.5, 2.5, 3.5, 4.5, 5.5])
+    np.testing.assert_allclose(both[5:], gains[::-1])
     # a row drawn twice weighs as two rows; the cuts lie between distinct values only
-    again = imprecise_gains(np.array([1.0, 1.0, 2.0]), np.array([0, 0, 1]), np.ones(3), 2)
-    weighted = imprecise_gains(np.array([1.0, 2.0]), np.array([0, 1]), np.array([2.0, 1.0]), 2)
-    np.testing.assert_allclose(again, weighted)
+    again = imprecise_gains(np.array([[1.0], [1.0], [2.0]]), np.array([0, 0, 1]), np.ones(3), 2)
+    weighted = imprecise_gains(np.array([[1.0], [2.0]]), np.array([0, 1]), np.array([2.0, 1.0]), 2)
+    for a, b in zip(again, weighted, strict=True):
+        np.testing.assert_allclose(a, b)
     # one row of each class: the cut separates them, but its IIG is 0 (H*([1, 1]) = 1 bit, and
     # so is each side's, H*([1, 0]) = H(1/2, 1/2)): no positive IIG, no cut
-    assert imprecise_gains(np.array([0.0, 1.0]), np.array([0, 1]), np.ones(2), 2)[1] == pytest.approx([0.0])
+    _, _, tiny = imprecise_gains(np.array([[0.0], [1.0]]), np.array([0, 1]), np.ones(2), 2)
+    assert tiny == pytest.approx([0.0])
+    # a constant column has no cut
+    assert imprecise_gains(np.ones((4, 1)), np.array([0, 1, 0, 1]), np.ones(4), 2)[2].shape == (0,)
 
 
 def test_a_stump_on_a_tiny_data_set():

@@ -77,43 +77,46 @@ def upper_entropy(counts, s: float = 1.0) -> np.ndarray:
 
 
 def imprecise_gains(values, classes, weights, n_classes: int, s: float = 1.0):
-    """``(thresholds, IIG)`` of every binary cut of one feature at a node: the midpoints of its
-    consecutive distinct ``values`` (ascending) and ``H*(n) - |l|/N H*(l) - |r|/N H*(r)`` of
-    each, with ``weights`` the rows' multiplicities and ``classes`` their class indices."""
-    distinct, code = np.unique(values, return_inverse=True)
-    if distinct.shape[0] < 2:
-        return np.empty(0), np.empty(0)
-    table = np.bincount(
-        code * n_classes + classes, weights=weights, minlength=distinct.shape[0] * n_classes
-    ).reshape(-1, n_classes)
-    total = table.sum(axis=0)
-    left = np.cumsum(table, axis=0)[:-1]
+    """``(columns, thresholds, IIG)`` of every binary cut of each column of ``values`` (the
+    node's rows by its candidate features), by column, then threshold ascending: the midpoints
+    of a column's consecutive distinct values and ``H*(n) - |l|/N H*(l) - |r|/N H*(r)`` of each,
+    with ``weights`` the rows' multiplicities and ``classes`` their class indices."""
+    values = np.asarray(values)
+    n, m = values.shape
+    order = np.argsort(values, axis=0, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=0)
+    # running class counts down each column's sorted rows: below[i, j] = counts of its first i + 1
+    below = np.zeros((n, m, n_classes))
+    below[np.arange(n)[:, None], np.arange(m), classes[order]] = weights[order]
+    below = np.cumsum(below, axis=0)
+    column, last = np.nonzero((ordered[1:] > ordered[:-1]).T)
+    total = below[-1, 0]
+    left = below[last, column]
     right = total - left
     # one H* call for the node and both sides of every cut: [n, l_1.., r_1..]
     entropy = upper_entropy(np.vstack((total, left, right)), s)
     n_cuts = left.shape[0]
-    n = total.sum()
+    size = total.sum()
     gains = (
         entropy[0]
-        - left.sum(axis=1) / n * entropy[1 : n_cuts + 1]
-        - right.sum(axis=1) / n * entropy[n_cuts + 1 :]
+        - left.sum(axis=1) / size * entropy[1 : n_cuts + 1]
+        - right.sum(axis=1) / size * entropy[n_cuts + 1 :]
     )
-    distinct = distinct.astype(np.float64)
-    return (distinct[:-1] + distinct[1:]) / 2.0, gains
+    low = ordered[last, column].astype(np.float64)
+    return column, (low + ordered[last + 1, column]) / 2.0, gains
 
 
 def best_cut(X, rows, classes, weights, features, n_classes: int, s: float = 1.0):
     """``(feature, threshold, IIG)`` of the cut of largest IIG of the node's ``rows`` over the
     candidate ``features`` (ties: the feature listed first, then the lowest threshold), or
     ``(-1, nan, -inf)`` when none of them varies there."""
-    found = (-1, math.nan, -math.inf)
-    node_classes, node_weights = classes[rows], weights[rows]
-    for feature in features:
-        thresholds, gains = imprecise_gains(X[rows, feature], node_classes, node_weights, n_classes, s)
-        if gains.shape[0] and gains.max() > found[2]:
-            i = int(np.argmax(gains))
-            found = (int(feature), float(thresholds[i]), float(gains[i]))
-    return found
+    column, thresholds, gains = imprecise_gains(
+        X[np.ix_(rows, features)], classes[rows], weights[rows], n_classes, s
+    )
+    if not gains.shape[0]:
+        return -1, math.nan, -math.inf
+    i = int(np.argmax(gains))
+    return int(features[column[i]]), float(thresholds[i]), float(gains[i])
 
 
 def grow_tree(X, classes, weights, n_classes: int, n_candidates: int, s: float, draws):
