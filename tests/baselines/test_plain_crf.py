@@ -16,6 +16,7 @@ from sklearn.utils.estimator_checks import check_estimator
 from forestrepro.extensions.plain_crf import (
     PlainCredalRF,
     candidates_per_node,
+    drawn_candidates,
     grow_tree,
     imprecise_gains,
     tree_votes,
@@ -142,6 +143,34 @@ def test_a_stump_on_a_tiny_data_set():
     # with feature 1 the only candidate the node has no cut of positive IIG and stays a leaf
     alone = grow_tree(X[:, [1]], classes, np.ones(8), 2, 1, 1.0, np.random.RandomState(0))
     np.testing.assert_array_equal(alone[0], [-1])
+
+
+def test_a_node_draws_m_features_and_more_only_until_one_varies():
+    varies = np.array([False, True, True, False])
+    # the first m = 2 drawn, features 3 and 1: feature 1 varies, feature 2 is not drawn
+    np.testing.assert_array_equal(drawn_candidates(np.array([3, 1, 2, 0]), varies, 2), [1])
+    np.testing.assert_array_equal(drawn_candidates(np.array([1, 2, 0, 3]), varies, 2), [1, 2])
+    # neither of the first two varies: drawn on to feature 2, the first that does
+    np.testing.assert_array_equal(drawn_candidates(np.array([0, 3, 2, 1]), varies, 2), [2])
+    assert drawn_candidates(np.arange(4), np.zeros(4, dtype=bool), 2).shape == (0,)
+
+
+def test_a_feature_constant_at_a_node_is_drawn_past():
+    # feature 0 separates the classes, the 7 others are constant: m = 4 of the 8 features, and
+    # where the 4 drawn are constant the draw goes on to feature 0, so every tree's root is cut
+    # on it (a draw that stopped at 4 would miss it in half the trees and leave their root a leaf)
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    X = np.zeros((200, 8), dtype=np.float32)
+    X[:, 0] = y + rng.normal(0, 0.1, 200)
+    forest = PlainCredalRF(40, random_state=0).fit(X, y)
+    assert all(feature[0] == 0 for feature, *_ in forest.trees_)
+    # where every feature is constant, the root is a leaf of its bootstrap sample's majority class
+    y = np.array([0, 0, 0, 1, 1, 0, 1])
+    alone = PlainCredalRF(5, random_state=0).fit(np.zeros((7, 2)), y)
+    for (feature, *_, leaf), counts in zip(alone.trees_, alone.bootstrap_counts_, strict=True):
+        assert feature.tolist() == [-1]
+        assert leaf.tolist() == [np.argmax(np.bincount(y, weights=counts, minlength=2))]
 
 
 def test_m_is_int_log2_m_plus_1():

@@ -22,13 +22,15 @@ nothing of our trees, forests or other extensions, under the same reading of eve
   attribute, the base tree of CRF): for each candidate feature, every midpoint
   ``t = (v_i + v_(i+1)) / 2`` of two consecutive distinct values ``v_i < v_(i+1)`` of the
   node's rows; rows with ``x <= t`` go left;
-- candidates: ``m = int(log2 M) + 1`` of the M features drawn without replacement at every
-  node (the size of Mantas et al. 2019 and of the authors' Weka CredalRandomForest;
-  ``max_features``), among which the cut of largest IIG is taken (ties: the feature drawn
-  first, then the lowest threshold);
+- candidates: ``m = int(log2 M) + 1`` features (the size of Mantas et al. 2019 and of the
+  authors' Weka CredalRandomForest; ``max_features``) drawn at every node without
+  replacement; where none of them varies on the node's rows, more are drawn until one does, as
+  scikit-learn's forests do (a constant feature offers no cut; Weka's RandomTree, CRF's base
+  tree, draws on too). The candidates are the drawn features that vary, and the cut of largest
+  IIG among them is taken (ties: the feature drawn first, then the lowest threshold);
 - stopping (Abellán and Moral's rule): a node is a leaf where no candidate cut has a positive
   IIG (``IIG > ROUNDING``), in particular where it is pure (its upper entropy only grows in its
-  children) or none of its drawn features varies;
+  children) or none of its features varies;
 - bagging (Breiman): each tree grows on n rows drawn with replacement from the n training rows,
   a row drawn k times counted k times (its class counts weigh it k);
 - prediction: a leaf predicts its largest class count (ties: the class listed first), the
@@ -109,7 +111,9 @@ def imprecise_gains(values, classes, weights, n_classes: int, s: float = 1.0):
 def best_cut(X, rows, classes, weights, features, n_classes: int, s: float = 1.0):
     """``(feature, threshold, IIG)`` of the cut of largest IIG of the node's ``rows`` over the
     candidate ``features`` (ties: the feature listed first, then the lowest threshold), or
-    ``(-1, nan, -inf)`` when none of them varies there."""
+    ``(-1, nan, -inf)`` when there is none or none of them varies there."""
+    if not len(features):
+        return -1, math.nan, -math.inf
     column, thresholds, gains = imprecise_gains(
         X[np.ix_(rows, features)], classes[rows], weights[rows], n_classes, s
     )
@@ -119,10 +123,22 @@ def best_cut(X, rows, classes, weights, features, n_classes: int, s: float = 1.0
     return int(features[column[i]]), float(thresholds[i]), float(gains[i])
 
 
+def drawn_candidates(order, varies, m: int) -> np.ndarray:
+    """The candidates of a node whose features are drawn in ``order``: the first ``m`` drawn, or
+    more up to the first that varies (``varies``: a mask over the features) where none of those
+    does; of them, the ones that vary, in drawn order (empty where no feature varies)."""
+    varying = np.flatnonzero(varies[order])
+    if not varying.shape[0]:
+        return varying
+    drawn = order[: max(m, int(varying[0]) + 1)]
+    return drawn[varies[drawn]]
+
+
 def grow_tree(X, classes, weights, n_classes: int, n_candidates: int, s: float, draws):
     """One credal tree on the rows of positive ``weights`` (multiplicities): arrays (feature,
     threshold, left child, right child, leaf class) of its nodes, root first; a leaf has
-    feature -1. ``draws`` (a ``RandomState``) draws each node's ``n_candidates`` features."""
+    feature -1. ``draws`` (a ``RandomState``) orders the features at each node
+    (``drawn_candidates``)."""
     feature, threshold, left, right, leaf_class = [-1], [math.nan], [-1], [-1], [0]
     pending = [(0, np.flatnonzero(weights > 0))]
     while pending:
@@ -131,7 +147,9 @@ def grow_tree(X, classes, weights, n_classes: int, n_candidates: int, s: float, 
         leaf_class[node] = int(np.argmax(counts))
         if np.count_nonzero(counts) < 2:
             continue
-        candidates = draws.choice(X.shape[1], n_candidates, replace=False)
+        candidates = drawn_candidates(
+            draws.permutation(X.shape[1]), np.ptp(X[rows], axis=0) > 0, n_candidates
+        )
         j, t, gain = best_cut(X, rows, classes, weights, candidates, n_classes, s)
         if gain <= ROUNDING:
             continue
