@@ -1,7 +1,8 @@
 """PlainCredalRF, the second implementation of the RCRF paper's CRF
 (src/forestrepro/extensions/plain_crf.py): the IDM's upper entropy against a brute-force
 maximisation over the credal set, the IIG of a cut and a stump worked by hand, determinism for a
-seed, the out-of-bag vote by hand and scikit-learn's estimator checks."""
+seed, the out-of-bag vote by hand, scikit-learn's estimator checks, and its place in the RCRF
+paper's configuration."""
 
 import ast
 import itertools
@@ -234,3 +235,35 @@ def test_it_imports_no_code_of_ours():
 
 def test_scikit_learn_estimator_checks():
     check_estimator(PlainCredalRF(n_estimators=5))
+
+
+def test_the_rcrf_paper_runs_it_beside_the_crf_cells():
+    from forestrepro.config import compose_config
+
+    cfg = compose_config(profile="paper")
+    rcrf = cfg["paper"]["rcrf"]
+    plain, crf = cfg["method"]["plain_crf"], cfg["method"]["crf"]
+    assert {k: plain["params"][k] for k in ("n_estimators", "max_features", "s")} == {
+        k: crf["params"][k] for k in ("n_estimators", "max_features", "s")
+    }
+    assert crf["params"]["voting"] == "hard" and crf["params"]["discretize"] is None
+    oob, diversity = rcrf["experiments"]["independent_crf"], rcrf["experiments"]["independent_crf_diversity"]
+    assert oob["protocol"] == rcrf["experiments"]["main"]["protocol"] and oob["methods"] == ["plain_crf"]
+    assert diversity["protocol"] == rcrf["experiments"]["diversity"]["protocol"]
+    assert diversity["methods"] == ["plain_crf"] and oob["datasets"] == diversity["datasets"]
+    # Table 5's 10-fold CV meets classes of fewer than 10 rows as the diversity experiment does
+    own_options, options = rcrf["experiments"]["diversity"]["dataset_options"], diversity["dataset_options"]
+    assert all(options.get(d) == own_options.get(d) for d in diversity["datasets"])
+    rules = [c for c in rcrf["causes"] if c.get("independent_method") == "plain_crf"]
+    tables = {rule["tables"][0]: rule["independent_table"] for rule in rules}
+    assert sorted(tables) == sorted(["table2", "table3", "table4", "table5_kappa", "table5_error"])
+    for rule in rules:
+        assert (
+            rule["test"] == "independent_within" and rule["methods"] == ["crf"] and len(rule["tables"]) == 1
+        )
+        own, other = rcrf["tables"][rule["tables"][0]], rcrf["tables"][rule["independent_table"]]
+        assert other["metric"] == own["metric"] and other["published"] == own["published"]
+        assert other["methods"] == {"plain_crf": "CRF"} and other["ablation"] is True
+        assert list(other["datasets"]) == oob["datasets"]
+        expected = oob if own["experiment"] == "main" else diversity
+        assert rcrf["experiments"][other["experiment"]] == expected
