@@ -267,3 +267,43 @@ def test_the_rcrf_paper_runs_it_beside_the_crf_cells():
         assert list(other["datasets"]) == oob["datasets"]
         expected = oob if own["experiment"] == "main" else diversity
         assert rcrf["experiments"][other["experiment"]] == expected
+
+
+def _walk_our_tree(tree, node, X, classes, weights, rows, n_classes, counts):
+    """Walk our crf tree from ``node`` on its bootstrap rows: each cut is, on its own feature, the
+    cut of largest IIG by plain_crf's computation (the same threshold), and that IIG is positive;
+    each leaf is pure or has no cut of positive IIG on some feature drawn (not checked: its draws
+    are our forest's own). ``counts`` tallies the cuts checked."""
+    if tree.children_left[node] < 0:
+        return
+    j = tree.feature[node]
+    _, thresholds, gains = imprecise_gains(X[rows][:, [j]], classes[rows], weights[rows], n_classes)
+    best = int(np.argmax(gains))
+    assert gains[best] > 0
+    assert thresholds[best] == pytest.approx(tree.threshold[node], rel=1e-6)
+    counts[0] += 1
+    goes_left = X[rows, j] <= tree.threshold[node]
+    for child, side in ((tree.children_left[node], goes_left), (tree.children_right[node], ~goes_left)):
+        _walk_our_tree(tree, child, X, classes, weights, rows[side], n_classes, counts)
+
+
+def test_each_cut_of_our_crf_is_plain_crfs_best_on_its_feature():
+    # our crf (forestrepro.ensembles.credal) on the same bootstrap samples: every cut it makes is
+    # the one plain_crf's IIG (its upper entropy over all the training classes) ranks first on that
+    # feature, so the two compute the same criterion; their feature draws differ (generators of
+    # their own), so the trees do
+    from sklearn.datasets import load_wine
+
+    from forestrepro.ensembles.credal import CredalForestClassifier
+
+    X, y = load_wine(return_X_y=True)
+    X = X.astype(np.float32)
+    ours = CredalForestClassifier(n_estimators=10, random_state=0).fit(X, y)
+    plain = PlainCredalRF(10, random_state=0).fit(X, y)
+    counts = [0]
+    for tree, bootstrap in zip(ours.estimators_, plain.bootstrap_counts_, strict=True):
+        np.testing.assert_array_equal(tree.bootstrap_weight_, bootstrap)  # the same samples
+        weights = bootstrap.astype(np.float64)
+        rows = np.flatnonzero(weights > 0)
+        _walk_our_tree(tree.tree_, 0, X, y, weights, rows, 3, counts)
+    assert counts[0] > 50
