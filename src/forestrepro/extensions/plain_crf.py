@@ -26,7 +26,7 @@ nothing of our trees, forests or other extensions, under the same reading of eve
   authors' Weka CredalRandomForest; ``max_features``) drawn at every node without
   replacement; where none of them varies on the node's rows, more are drawn until one does, as
   scikit-learn's forests do (a constant feature offers no cut; Weka's RandomTree, CRF's base
-  tree, draws on too). The candidates are the drawn features that vary, and the cut of largest
+  tree, draws on past it too, and further, past features of no positive gain). The candidates are the drawn features that vary, and the cut of largest
   IIG among them is taken (ties: the feature drawn first, then the lowest threshold);
 - stopping (Abellán and Moral's rule): a node is a leaf where no candidate cut has a positive
   IIG (``IIG > ROUNDING``), in particular where it is pure (its upper entropy only grows in its
@@ -41,7 +41,8 @@ nothing of our trees, forests or other extensions, under the same reading of eve
 Each tree's draws follow scikit-learn's forests: its seed is drawn from ``random_state``
 (``randint(2**31 - 1)``), its bootstrap rows (``randint(0, n, n)``, scikit-learn's) and then its
 nodes' feature draws (depth first, left child first) from one generator of that seed. Our crf
-draws from generators of its own, so the two forests' trees differ, not their distribution.
+draws the same bootstrap samples (scikit-learn's) but its feature draws from generators of its
+own, so the two forests' trees differ, not their distribution.
 Where it gives our crf's number and not the paper's, our number is what this reading of CRF
 gives on these data, not an artefact of our tree builder (conf/paper/rcrf.yaml, experiments
 ``independent_crf`` and ``independent_crf_diversity``).
