@@ -250,7 +250,9 @@ def test_the_rcrf_paper_runs_it_beside_the_crf_cells():
     oob, diversity = rcrf["experiments"]["independent_crf"], rcrf["experiments"]["independent_crf_diversity"]
     assert oob["protocol"] == rcrf["experiments"]["main"]["protocol"] and oob["methods"] == ["plain_crf"]
     assert diversity["protocol"] == rcrf["experiments"]["diversity"]["protocol"]
-    assert diversity["methods"] == ["plain_crf"] and oob["datasets"] == diversity["datasets"]
+    # Table 5's run leaves out only krkopt, whose Table 5 CRF cells lie within tolerance
+    assert diversity["methods"] == ["plain_crf"]
+    assert diversity["datasets"] == [d for d in oob["datasets"] if d != "krkopt"]
     # Table 5's 10-fold CV meets classes of fewer than 10 rows as the diversity experiment does
     own_options, options = rcrf["experiments"]["diversity"]["dataset_options"], diversity["dataset_options"]
     assert all(options.get(d) == own_options.get(d) for d in diversity["datasets"])
@@ -264,8 +266,8 @@ def test_the_rcrf_paper_runs_it_beside_the_crf_cells():
         own, other = rcrf["tables"][rule["tables"][0]], rcrf["tables"][rule["independent_table"]]
         assert other["metric"] == own["metric"] and other["published"] == own["published"]
         assert other["methods"] == {"plain_crf": "CRF"} and other["ablation"] is True
-        assert list(other["datasets"]) == oob["datasets"]
         expected = oob if own["experiment"] == "main" else diversity
+        assert list(other["datasets"]) == expected["datasets"]
         assert rcrf["experiments"][other["experiment"]] == expected
 
 
