@@ -284,19 +284,11 @@ def _print_states(
     record of the same job under another tag (record/reuse.py) and trains, and if ``listed`` each
     job with what it does with it; return the paths of those it trains, and the record each
     copied job copies."""
-    from .record import Equivalences, FileHashes, record_status
-    from .record.reuse import donors
+    from .workflow.states import job_states
 
-    hashes = FileHashes()
-    equivalences = Equivalences.read(Path(results) / "runs" / "equivalences.tsv")
-    statuses = {
-        job.path: record_status(
-            Path(results) / "runs" / tag / f"{job.path}.csv", job.spec_digest, hashes, equivalences
-        )
-        for job in jobs
-    }
-    copied = donors(jobs, spec_files, statuses, results, tag, hashes, equivalences)
-    to_run = {path for path, status in statuses.items() if not status.current and path not in copied}
+    states = job_states(jobs, spec_files, results, tag)
+    statuses, copied = states.records, {path: Path(donor) for path, donor in states.copies.items()}
+    to_run = set(states.to_train())
     for job in jobs if listed else ():
         status = statuses[job.path]
         state = (

@@ -375,20 +375,25 @@ def _running_commands(workdir: Path, word: str):
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads running commands from /proc")
 def test_a_signal_to_a_jobs_shell_stops_its_command_and_the_job_is_reported_failed(tmp_path):
     """SIGTERM to the training job's shell alone (what Snakemake sends a job it kills, and what
-    `pkill -f <checkout>` hits): the shell passes it on (stopped_with_its_shell), so the training
-    command ends with it, writes no record, and the job is reported failed, with the stop in its
-    failure note. bash alone would die and leave the command running to write its record."""
+    `pkill -f <checkout>` hits): the shell is the train step itself (exec), which passes it on to
+    the training (record/attempt.py), so the training ends with it, writes no record, and the
+    job is reported failed, with the stop in its failure note. bash alone would die and leave
+    the command running to write its record."""
     slow = ["method.rf.params.n_estimators=20000", "method.rf.grid.k_offset=[-1,0,1]"]
     proc = snakemake(
         tmp_path, "only=brf/main/rf/sonar", "--cores", "1", "records", background=True, extra_overrides=slow
     )
     try:
         deadline = time.time() + 600
-        while time.time() < deadline and proc.poll() is None and not _running_commands(tmp_path, "train"):
+        while (
+            time.time() < deadline and proc.poll() is None and len(_running_commands(tmp_path, "train")) < 2
+        ):
             time.sleep(0.2)
-        (command,) = _running_commands(tmp_path, "train")
-        shell = int(Path(f"/proc/{command}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        os.kill(shell, signal.SIGTERM)
+        step, training = sorted(_running_commands(tmp_path, "train"))  # the step starts the training
+        assert int(Path(f"/proc/{training}/stat").read_text().rsplit(")", 1)[1].split()[1]) == step
+        shell = int(Path(f"/proc/{step}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        assert b"forestrepro.cli" not in Path(f"/proc/{shell}/cmdline").read_bytes().split(b"\0")  # Snakemake
+        os.kill(step, signal.SIGTERM)  # the job's shell, exec'd into the train step
         out, _ = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -403,4 +408,4 @@ def test_a_signal_to_a_jobs_shell_stops_its_command_and_the_job_is_reported_fail
     assert not outlived, "the training command outlived its job's shell"
     job = tmp_path / "results" / "runs" / "tiny" / "brf" / "main" / "rf" / "sonar"
     assert not job.with_suffix(".csv").exists()
-    assert "(exit status 143)" in job.with_suffix(".failed.txt").read_text()
+    assert "stopped by SIGTERM (exit status 143)" in job.with_suffix(".failed.txt").read_text()
