@@ -202,3 +202,13 @@ def test_an_ablation_reads_the_baselines_record_of_each_changed_job(tag):
     assert spec["runs"] == {
         "brf/main": ["results/runs/t/brf/main/knn/wine.csv", "results/runs/paper/brf/main/rf/wine.csv"]
     }
+
+
+def test_a_target_outside_only_is_refused_naming_only_and_the_job():
+    one = only.Only(("brf/main/rf/*",), True)
+    assert only.outside_only_error("brf/main/knn/wine", one).startswith(
+        "this target needs the record of brf/main/knn/wine, which --config only=['brf/main/rf/*'] leaves out"
+    )
+    assert "--config only=['brf/main/rf/*'] leaves out the jobs it needs" in only.left_out_error(
+        "results/tables/t/brf_knn_table.csv", "table brf/knn_table (experiment main)", one
+    )

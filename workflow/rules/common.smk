@@ -1,15 +1,9 @@
-# Compose the Hydra configuration (after checking --config's keys), name the results (tag),
-# and plan one specification per data set, job, table and figure. Nothing is written while
-# the Snakefile is parsed: the specs are written once the run holds Snakemake's lock
-# (onstart), each only when its content changed, and a rule sees a changed spec through its
-# `spec_sha256` param (Snakemake's params trigger).
-#
-# Whether a training job is finished is decided from its committed run record, by content
-# (forestrepro.record.currency): a record whose spec digest and library files match is
-# current, on any machine and whatever the files' times or Snakemake's metadata, and the
-# train rule does not even match its path (PENDING_JOBS), so Snakemake reads it as a source
-# file. A stale record gets a marker input (rule stale_record) that makes Snakemake rerun
-# that job, and only it.
+# The wiring between Snakemake and the package: what only Snakemake can do (--config, wildcard
+# constraints, input functions, onstart) calls forestrepro.workflow for the plan (which records
+# are current, copied or to train; only=; the report's contents; an ablation), described in
+# docs/pages/architecture.md. Nothing is written while the Snakefile is parsed: the specs are
+# written once the run holds Snakemake's lock (onstart), each only when its content changed, and
+# a rule sees a changed spec through its `spec_sha256` param (Snakemake's params trigger).
 
 import hashlib
 import json
@@ -19,13 +13,13 @@ import shlex
 import sys
 from pathlib import Path
 
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 from snakemake_interface_executor_plugins.settings import DeploymentMethod
 
-# The library this checkout holds, for planning here and for every job below (FORESTREPRO):
-# never another checkout's that happens to be installed in the Python running Snakemake
-# (make setup installs the checkout it ran in, editable). A worktree of another commit then
-# plans, runs and hashes its own code, and its records name the commit that ran them.
+# The library this checkout holds, for planning here and for every job (FORESTREPRO), never
+# another checkout's installed in the Python running Snakemake: a worktree of another commit
+# plans, runs and hashes its own code.
 SRC = Path(workflow.basedir) / "src"
 sys.path.insert(0, str(SRC))
 
@@ -40,22 +34,17 @@ from forestrepro.workflow.errors import PlanError
 RESULTS = "results"
 FIGURES = "figures"
 
-# Software: every step declares `conda: CONDA_ENV`, the pinned environment.yml, so with
-# `--sdm conda` each step runs in that environment; otherwise steps run in the Python that runs
-# Snakemake (make setup's .venv). Either way a step imports the library from this checkout's
-# src/ (SRC). Rules get the command as a param (snakemake --lint).
+# Every step declares `conda: CONDA_ENV` (with `--sdm conda` it runs there; otherwise in the
+# Python that runs Snakemake) and imports the library from SRC. Rules get the command as a param.
 CONDA_ENV = "../../environment.yml"
 PYTHON = "python" if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method else sys.executable
-# Every rule's command is one `forestrepro` command, which replaces the job's shell (exec): a
-# signal to the shell (what Snakemake sends a job it kills, what `pkill -f <checkout>` finds) is a
-# signal to the command, never a shell that dies while its command runs on.
+# Each rule's command is one `forestrepro` command that replaces the job's shell (exec): a signal
+# to the shell (Snakemake killing a job, `pkill -f <checkout>`) reaches the command itself.
 FORESTREPRO = f"PYTHONPATH='{SRC}'${{PYTHONPATH:+:$PYTHONPATH}} exec {PYTHON} -m forestrepro.cli"
 
 
-# --config: its keys checked against the run config schema (forestrepro.workflow.run_config), its
-# settings read once. The plan (configuration, tag, jobs, spec texts) is composed and checked anew
-# only when something it depends on changed (forestrepro.config.plan_cache: keyed by the content of
-# conf/, the library, the overrides and the environment).
+# --config, checked and read once; the plan (configuration, tag, jobs, spec texts), composed anew
+# only when conf/, the library, the overrides or the environment changed (config.plan_cache).
 try:
     _SCHEMA = SRC / "forestrepro" / "schemas" / "run_config.schema.yaml"
     run_config.check_keys(config, _SCHEMA)
@@ -73,10 +62,8 @@ except (ConfigError, PlanError) as err:
     sys.exit(f"forestrepro: {err}")
 
 
-# Specifications are planned in memory and written only once this run holds Snakemake's lock
-# (onstart: never in a dry run, nor in a run refused because another holds the lock), so no
-# invocation changes the inputs of a run in progress. Rules name a spec in `params` with its
-# digest, so a changed spec reruns its step through Snakemake's params trigger.
+# Specs are written only once this run holds Snakemake's lock (never in a dry run), so no
+# invocation changes the inputs of a run in progress.
 onstart:
     guard_run()
     write_spec_files(SPEC_FILES)
@@ -138,12 +125,9 @@ def spec_sha256(*paths):
 
 
 DATASETS = sorted({job.dataset for job in JOBS})
-# A data set's files are named by its configuration's content (config.jobs.data_key): shared by
-# the tags that agree on it, never overwritten by one that does not. Where they are read from
-# (the sources, the mirror, the OpenML cache) is not part of what the fetch step computes, so it
-# reaches the step through its environment, not its params, which Snakemake's params trigger
-# compares: reading the same files from elsewhere, or offline, refetches nothing. (A Slurm job
-# parses this file again, so it sets them too.)
+# A data set's files are named by its configuration's content (config.jobs.data_key). Where they
+# are read from reaches the fetch step through its environment, not its params (no rerun trigger):
+# reading the same files from elsewhere, or offline, refetches nothing.
 DATA_KEY = {dataset: data_key(CFG["dataset"][dataset]) for dataset in DATASETS}
 _sources, _mirror, _openml_cache = " ".join(CFG["data"]["sources"]), CFG["data"]["mirror_dir"], CFG["data"]["openml_cache"]
 os.environ["FORESTREPRO_DATA_SOURCES"] = _sources
@@ -209,11 +193,8 @@ def any_of(paths):
 STATES = states_.job_states(JOBS, SPEC_FILES, RESULTS, TAG, reuse=REUSE)
 RECORDS, REUSABLE = STATES.records, STATES.copies
 
-# only=<glob> or a list of globs: the jobs this run may train, matched against job paths
-# <paper>/<experiment>/<method>/<dataset>, whatever the target. `records` computes them; the report
-# (the default target `all`, or `report`) computes them and shows every finished job with them: a
-# partial report, unless they finish the tag. The train rule matches no job outside only=, and
-# a target that needs its record is refused before any job runs, naming it (rule outside_only).
+# only=: the jobs this run may train, whatever the target (forestrepro.workflow.only); the train
+# rule matches no other, and a target that needs one's record is refused (rule outside_only).
 try:
     ONLY = only_.read_only(config, JOBS, TAG)
 except PlanError as err:
@@ -236,14 +217,8 @@ def finished_by_this_run(job):
 
 
 def refuse_outside_only(wildcards):
-    """The input of outside_only (train.smk), which a target needing the record of a job outside
-    only= reaches: refuse it, naming the job."""
-    from snakemake.exceptions import WorkflowError
-
-    raise WorkflowError(
-        f"forestrepro: this target needs the record of {wildcards.job}, which --config only={list(ONLY.globs)} "
-        "leaves out (only= bounds the jobs a run trains, whatever the target): add it to only=, or drop only="
-    )
+    """The input of outside_only (train.smk): refuse the target, naming the job and only=."""
+    raise WorkflowError(f"forestrepro: {only_.outside_only_error(wildcards.job, ONLY)}")
 
 
 def only_targets():
@@ -286,10 +261,8 @@ def stale_marker_of(job):
 
 
 def stale_markers(jobs):
-    """The notes of the stale records among ``jobs``, which a target asks for itself. Snakemake
-    reruns no job whose outputs exist because an input is missing but could be made (the note,
-    or a data file a fresh clone has not fetched): asked for by the target, the note is made,
-    newer than the record, and the job reruns ("input files updated by another job")."""
+    """The notes of the stale records among ``jobs``, which a target asks for itself: Snakemake
+    reruns no job whose outputs exist for a missing input that could be made."""
     return [stale_marker_of(job) for job in jobs if RECORDS[job.path].state == "stale"]
 
 
@@ -322,10 +295,8 @@ REPORTED_JOBS = [job for job in JOBS if f"{job.paper}/{job.experiment}" in REPOR
 REPORT_RUNS = {experiment: [record_of(job) for job in jobs if shown(job)] for experiment, jobs in REPORT_JOBS.items()}
 REPORTED_RUNS = sorted({run for runs in REPORT_RUNS.values() for run in runs})
 
-# Where the report goes (forestrepro.report.location): results/report/<tag>/ (the tag paper's:
-# results/report/paper-run/, never the committed reports' folder), or --config report_dir=... .
-# A committed report (results/report/paper/<name>/, reports.yaml) is written only by `make
-# report`, from current records alone (records_only=true), and states what it covers.
+# Where the report goes (report.location); a committed report is written only by `make report`,
+# from current records alone (records_only=true), and states what it covers (reports.yaml).
 try:
     REPORT_DIR = report_location.report_dir(TAG, config.get("report_dir"), RECORDS_ONLY)
     COMMITTED_REPORT = report_location.is_committed(REPORT_DIR)
@@ -344,19 +315,11 @@ LEFT_OUT_BY_ONLY_PATHS = any_of(LEFT_OUT_BY_ONLY)
 
 def refuse_left_out_by_only(wildcards):
     """The input of outside_only_report: refuse the target, naming only= and what it needs."""
-    from snakemake.exceptions import WorkflowError
-
-    raise WorkflowError(
-        f"forestrepro: {wildcards.path} is part of {LEFT_OUT_BY_ONLY[wildcards.path]}, none of whose "
-        f"cells has a record once this run ends: --config only={list(ONLY.globs)} leaves out the jobs it needs "
-        "(only= bounds the jobs a run trains, whatever the target): add them to only=, or drop only="
-    )
+    raise WorkflowError(f"forestrepro: {only_.left_out_error(wildcards.path, LEFT_OUT_BY_ONLY[wildcards.path], ONLY)}")
 
 
-# An ablation: a run with overrides under a tag of its own, beside its baseline, the tag of the
-# same profile without overrides (forestrepro.workflow.ablation), unless its report is committed
-# (the C2RF reports' tags are named configurations of their own). Overrides that change no result
-# (data sources, resources, papers=) make no ablation.
+# An ablation: a run with overrides of a result under a tag of its own, beside its baseline (the
+# profile's tag), unless its report is committed (forestrepro.workflow.ablation).
 RESULT_OVERRIDES = result_overrides(_OVERRIDES)
 ABLATION = bool(RESULT_OVERRIDES) and TAG != CFG["profile"] and not COMMITTED_REPORT
 ABLATION_SPEC = f"{RESULTS}/runs/{TAG}/specs/ablation.json"

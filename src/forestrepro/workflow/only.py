@@ -82,3 +82,20 @@ def left_out_by_only(
                 dict.fromkeys(files, f"figure {paper}/{figure} (experiment {fcfg['experiment']})")
             )
     return left_out
+
+
+def outside_only_error(job_path: str, only: Only) -> str:
+    """Why a target that needs the record of a job outside only= is refused."""
+    return (
+        f"this target needs the record of {job_path}, which --config only={list(only.globs)} leaves out "
+        "(only= bounds the jobs a run trains, whatever the target): add it to only=, or drop only="
+    )
+
+
+def left_out_error(path: str, what: str, only: Only) -> str:
+    """Why a target among the files of a table or figure only= leaves out (``what``) is refused."""
+    return (
+        f"{path} is part of {what}, none of whose cells has a record once this run ends: --config "
+        f"only={list(only.globs)} leaves out the jobs it needs (only= bounds the jobs a run trains, "
+        "whatever the target): add them to only=, or drop only="
+    )
