@@ -79,3 +79,12 @@ def test_a_signal_stops_the_training_and_the_note_says_so(tmp_path):
     assert note.startswith("started\nstopped by SIGTERM (exit status 143)")
     assert not layout.record(JOB).exists()  # no record written
     assert layout.pieces(JOB).is_dir()  # its finished pieces kept
+
+
+def test_train_takes_one_job_or_the_workflows_step_and_says_which_it_lacks(capsys):
+    from forestrepro.cli import main
+
+    assert main(["train", "--data", "d.parquet"]) == 2
+    assert "give --spec and --out (one job), or --job and --tag" in capsys.readouterr().err
+    assert main(["train", "--job", JOB, "--data", "d.parquet"]) == 2
+    assert "--job needs --tag and --log" in capsys.readouterr().err
