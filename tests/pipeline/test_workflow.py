@@ -338,7 +338,7 @@ def test_a_c2rf_job_reserves_one_core_and_a_forest_job_the_profiles_threads(tmp_
         "--dry-run",
         extra_overrides=["papers=[brf,c2rf]", "resources.threads=4"],
     )
-    threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
+    threads = dict(re.findall(r"--job (\S+) --data \S+ --threads (\d+)", proc.stdout))
     assert threads["c2rf/biased/c2rf_plus/phoneme"] == "1" and threads["c2rf/srs/c2rf_rf/phoneme"] == "1"
     assert threads["brf/main/rf/wine"] == "4"
     # the quick profile's (1), and a method's resources.threads for its own jobs (a cluster's
@@ -346,7 +346,7 @@ def test_a_c2rf_job_reserves_one_core_and_a_forest_job_the_profiles_threads(tmp_
     proc = snakemake(
         tmp_path, "--cores", "8", "--dry-run", extra_overrides=["+method.rf.resources.threads=2"]
     )
-    threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
+    threads = dict(re.findall(r"--job (\S+) --data \S+ --threads (\d+)", proc.stdout))
     assert threads["brf/main/rf/wine"] == "2" and threads["brf/main/knn/wine"] == "1"
 
 
