@@ -85,8 +85,17 @@ def _check_class_sizes(spec: dict, args: argparse.Namespace) -> None:
         )
 
 
-def cmd_train(args: argparse.Namespace) -> None:
-    """Run one (paper, experiment, method, data set) job and write its run record."""
+def cmd_train(args: argparse.Namespace) -> int | None:
+    """Run one (paper, experiment, method, data set) job and write its run record; with --job,
+    the workflow's step: restore its committed pieces, train, and write its failure note on
+    failure or a stop, or drop its pieces on success (record/attempt.py)."""
+    if args.job is not None:
+        return _attempt(args)
+    if args.spec is None or args.out is None:
+        print(
+            "forestrepro train: error: give --spec and --out (one job), or --job and --tag", file=sys.stderr
+        )
+        return 2
     _check_class_sizes(_read_json(args.spec), args)
     piece_log = None
     if args.piece_log:  # what its kept pieces depend on, and where they are (record/pieces.py)
@@ -102,6 +111,35 @@ def cmd_train(args: argparse.Namespace) -> None:
     if piece_log is not None:  # the record replaces the pieces
         piece_log.uninstall()
         piece_log.path.unlink(missing_ok=True)
+
+
+def _attempt(args: argparse.Namespace) -> int:
+    """``forestrepro train --job``: one attempt at the job of ``--tag`` (record/attempt.py), its
+    training a ``forestrepro train --spec ... --out ...`` process of its own."""
+    from .record.attempt import attempt
+    from .record.pieces import Layout
+
+    if args.tag is None or args.log is None:
+        print("forestrepro train: error: --job needs --tag and --log", file=sys.stderr)
+        return 2
+    layout = Layout(Path(args.results), args.tag)
+    command = [
+        sys.executable,
+        "-m",
+        "forestrepro.cli",
+        "train",
+        "--spec",
+        str(layout.runs / "specs" / f"{args.job}.json"),
+        "--data",
+        args.data,
+        "--out",
+        str(layout.record(args.job)),
+        "--threads",
+        str(args.threads),
+        "--piece-log",
+        str(layout.piece_log(args.job)),
+    ]
+    return attempt(layout, args.job, command, args.log)
 
 
 def cmd_reuse(args: argparse.Namespace) -> None:
@@ -247,19 +285,11 @@ def _print_states(
     record of the same job under another tag (record/reuse.py) and trains, and if ``listed`` each
     job with what it does with it; return the paths of those it trains, and the record each
     copied job copies."""
-    from .record import Equivalences, FileHashes, record_status
-    from .record.reuse import donors
+    from .workflow.states import job_states
 
-    hashes = FileHashes()
-    equivalences = Equivalences.read(Path(results) / "runs" / "equivalences.tsv")
-    statuses = {
-        job.path: record_status(
-            Path(results) / "runs" / tag / f"{job.path}.csv", job.spec_digest, hashes, equivalences
-        )
-        for job in jobs
-    }
-    copied = donors(jobs, spec_files, statuses, results, tag, hashes, equivalences)
-    to_run = {path for path, status in statuses.items() if not status.current and path not in copied}
+    states = job_states(jobs, spec_files, results, tag)
+    statuses, copied = states.records, {path: Path(donor) for path, donor in states.copies.items()}
+    to_run = set(states.to_train())
     for job in jobs if listed else ():
         status = statuses[job.path]
         state = (
@@ -559,12 +589,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name, command in (("train", cmd_train), ("scan", cmd_scan)):  # one job's spec and data
         p = sub.add_parser(name, help=command.__doc__)
-        p.add_argument("--spec", required=True, help="the job's spec (JSON, written by the workflow)")
+        alone = name == "scan"  # train takes them, or --job and --tag
+        p.add_argument("--spec", required=alone, help="the job's spec (JSON, written by the workflow)")
         p.add_argument("--data", required=True, help="the data set's Parquet file (from fetch)")
-        p.add_argument("--out", required=True, help="the CSV to write (with its .provenance.json)")
+        p.add_argument("--out", required=alone, help="the CSV to write (with its .provenance.json)")
         p.add_argument("--threads", type=int, default=1, help="the cores the job may use (default: 1)")
         p.set_defaults(func=command)
         if name == "train":
+            p.add_argument(
+                "--job",
+                help="<paper>/<experiment>/<method>/<dataset>[/repeat<k>] of --tag: the workflow's step, "
+                "its spec, record and piece log where the workflow keeps them; restores its committed "
+                "pieces, writes <job>.failed.txt on failure or a stop, drops its pieces on success",
+            )
+            p.add_argument("--tag", help="the tag of --job (results/runs/<tag>)")
+            p.add_argument(
+                "--results", default="results", help="the results directory of --job (default: results)"
+            )
+            p.add_argument(
+                "--log", help="the log of --job, written anew: the restore's lines, then the job's stderr"
+            )
             p.add_argument(
                 "--piece-log",
                 help="a text file to append, as the job goes, each library file it imports (with its "

@@ -161,7 +161,8 @@ def test_a_live_holder_is_refused_by_name_a_dead_one_taken_over(tmp_path):
 
 
 def _train_commands(workdir: Path) -> list[int]:
-    """Pids of the ``forestrepro.cli train`` commands running in ``workdir``."""
+    """Pids of the ``forestrepro.cli train --job`` steps running in ``workdir``: one per job
+    (each starts its training in a process of its own, record/attempt.py)."""
     pids = []
     for proc in Path("/proc").iterdir():
         try:
@@ -169,7 +170,12 @@ def _train_commands(workdir: Path) -> list[int]:
             cwd = os.readlink(proc / "cwd")
         except OSError:
             continue
-        if b"forestrepro.cli" in cmdline and b"train" in cmdline and cwd == str(workdir):
+        if (
+            b"forestrepro.cli" in cmdline
+            and b"train" in cmdline
+            and b"--job" in cmdline
+            and cwd == str(workdir)
+        ):
             pids.append(int(proc.name))
     return pids
 

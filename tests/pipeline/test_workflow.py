@@ -338,7 +338,7 @@ def test_a_c2rf_job_reserves_one_core_and_a_forest_job_the_profiles_threads(tmp_
         "--dry-run",
         extra_overrides=["papers=[brf,c2rf]", "resources.threads=4"],
     )
-    threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
+    threads = dict(re.findall(r"--job (\S+) --data \S+ --threads (\d+)", proc.stdout))
     assert threads["c2rf/biased/c2rf_plus/phoneme"] == "1" and threads["c2rf/srs/c2rf_rf/phoneme"] == "1"
     assert threads["brf/main/rf/wine"] == "4"
     # the quick profile's (1), and a method's resources.threads for its own jobs (a cluster's
@@ -346,7 +346,7 @@ def test_a_c2rf_job_reserves_one_core_and_a_forest_job_the_profiles_threads(tmp_
     proc = snakemake(
         tmp_path, "--cores", "8", "--dry-run", extra_overrides=["+method.rf.resources.threads=2"]
     )
-    threads = dict(re.findall(r"--out results/runs/tiny/(\S+)\.csv --threads (\d+)", proc.stdout))
+    threads = dict(re.findall(r"--job (\S+) --data \S+ --threads (\d+)", proc.stdout))
     assert threads["brf/main/rf/wine"] == "2" and threads["brf/main/knn/wine"] == "1"
 
 
@@ -375,20 +375,25 @@ def _running_commands(workdir: Path, word: str):
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads running commands from /proc")
 def test_a_signal_to_a_jobs_shell_stops_its_command_and_the_job_is_reported_failed(tmp_path):
     """SIGTERM to the training job's shell alone (what Snakemake sends a job it kills, and what
-    `pkill -f <checkout>` hits): the shell passes it on (stopped_with_its_shell), so the training
-    command ends with it, writes no record, and the job is reported failed, with the stop in its
-    failure note. bash alone would die and leave the command running to write its record."""
+    `pkill -f <checkout>` hits): the shell is the train step itself (exec), which passes it on to
+    the training (record/attempt.py), so the training ends with it, writes no record, and the
+    job is reported failed, with the stop in its failure note. bash alone would die and leave
+    the command running to write its record."""
     slow = ["method.rf.params.n_estimators=20000", "method.rf.grid.k_offset=[-1,0,1]"]
     proc = snakemake(
         tmp_path, "only=brf/main/rf/sonar", "--cores", "1", "records", background=True, extra_overrides=slow
     )
     try:
         deadline = time.time() + 600
-        while time.time() < deadline and proc.poll() is None and not _running_commands(tmp_path, "train"):
+        while (
+            time.time() < deadline and proc.poll() is None and len(_running_commands(tmp_path, "train")) < 2
+        ):
             time.sleep(0.2)
-        (command,) = _running_commands(tmp_path, "train")
-        shell = int(Path(f"/proc/{command}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        os.kill(shell, signal.SIGTERM)
+        step, training = sorted(_running_commands(tmp_path, "train"))  # the step starts the training
+        assert int(Path(f"/proc/{training}/stat").read_text().rsplit(")", 1)[1].split()[1]) == step
+        shell = int(Path(f"/proc/{step}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        assert b"forestrepro.cli" not in Path(f"/proc/{shell}/cmdline").read_bytes().split(b"\0")  # Snakemake
+        os.kill(step, signal.SIGTERM)  # the job's shell, exec'd into the train step
         out, _ = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -403,4 +408,4 @@ def test_a_signal_to_a_jobs_shell_stops_its_command_and_the_job_is_reported_fail
     assert not outlived, "the training command outlived its job's shell"
     job = tmp_path / "results" / "runs" / "tiny" / "brf" / "main" / "rf" / "sonar"
     assert not job.with_suffix(".csv").exists()
-    assert "(exit status 143)" in job.with_suffix(".failed.txt").read_text()
+    assert "stopped by SIGTERM (exit status 143)" in job.with_suffix(".failed.txt").read_text()

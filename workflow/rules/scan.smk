@@ -27,7 +27,4 @@ rule scan:
     conda:
         CONDA_ENV
     shell:
-        stopped_with_its_shell(
-            "{params.cli} scan --spec {params.spec} --data {input.data} --out {output}"
-            " --threads {threads} 2> {log}"
-        )
+        "{params.cli} scan --spec {params.spec} --data {input.data} --out {output} --threads {threads} 2> {log}"

@@ -39,38 +39,22 @@ rule train:
         job=PENDING_JOBS,
     params:
         cli=FORESTREPRO,
-        spec=lambda wc: f"{RESULTS}/runs/{TAG}/specs/{wc.job}.json",
-        data=lambda wc: data_of(JOB_BY_PATH[wc.job].dataset),
-        failed=lambda wc: failure_note_of(JOB_BY_PATH[wc.job]),
-        pieces=lambda wc: f"{RESULTS}/runs/{TAG}/pieces/{wc.job}",
-        restore=lambda wc: f"{PIECES} --tag {TAG} restore --job {wc.job}",
-        piece_log=lambda wc: f"{RESULTS}/cache/piece-logs/{TAG}/{wc.job}.txt",
+        tag=TAG,
     threads: train_threads
     resources:
         mem_mb=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "mem_mb", 2000),
         runtime=lambda wc: method_resources(JOB_BY_PATH[wc.job].method, "runtime_min", 60),
     conda:
         CONDA_ENV
-    # first the job's committed pieces (forestrepro pieces restore, record/pieces.py) go into
-    # results/cache/, so that it resumes from what a session elsewhere finished; once its record
-    # is written they go. The job writes down the library files it imports and the cascade parts
-    # it keeps as it goes (--piece-log): what its pieces depend on and where they are, for
-    # forestrepro pieces keep
-    # Its stderr is its log; its stdout, left to Snakemake's terminal, gets its progress lines
-    # ("fold 3 of 10 done · ... elapsed · about ... left", forestrepro/progress.py) now and then
+    # One attempt at the job (forestrepro train --job, record/attempt.py): its committed pieces
+    # (forestrepro pieces keep) go into results/cache/ first, so that it resumes from what a session
+    # elsewhere finished; it trains, writing down the library files it imports and the cascade
+    # parts it keeps (its piece log, for forestrepro pieces keep); once its record is written its
+    # pieces go. A failure or a stop (TERM, INT) writes its failure note and keeps its pieces.
+    # Its log gets the restore's lines and its stderr; its stdout, left to Snakemake's terminal,
+    # gets its progress lines ("fold 3 of 10 done · ... elapsed · about ... left", progress.py)
     shell:
-        "rm -f {params.failed}; "
-        + noted_if_failed("{params.restore} > {log} 2>&1", "{log}", "{params.failed}")
-        + "; "
-        + noted_if_failed(
-            stopped_with_its_shell(
-                "{params.cli} train --spec {params.spec} --data {params.data}"
-                " --out {output.runs} --threads {threads} --piece-log {params.piece_log} 2>> {log}"
-            ),
-            "{log}",
-            "{params.failed}",
-        )
-        + "; rm -rf {params.pieces}"
+        "{params.cli} train --tag {params.tag} --job {wildcards.job} --data {input.data} --threads {threads} --log {log}"
 
 
 # A job with a record of the same content under another tag (REUSABLE, common.smk;

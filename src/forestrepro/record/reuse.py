@@ -65,7 +65,7 @@ def find_donor(
 
 def donors(
     jobs: list,
-    spec_files: dict[Path, str],
+    specs: dict[str, dict],
     statuses: dict,
     results: str | Path,
     tag: str,
@@ -74,17 +74,14 @@ def donors(
 ) -> dict[str, Path]:
     """``{job path: the CSV it copies}`` for the ``jobs`` (``config.jobs.JobSpec``) without a
     current record under ``tag`` (``statuses``: job path -> ``RecordStatus``) that have one of the
-    same content under another tag of ``results``; ``spec_files`` holds the planned spec texts
-    (``config.jobs.plan_spec_files``)."""
-    from ..config.jobs import job_spec_path
-
+    same content under another tag of ``results``; ``specs`` maps the path of each job without a
+    current record to its planned spec."""
     runs_dir = Path(results) / "runs"
     tags = other_tags(runs_dir, tag)
     found = {}
     for job in jobs:
         if tags and not statuses[job.path].current:
-            spec = json.loads(spec_files[job_spec_path(Path(results), tag, job)])
-            donor = find_donor(runs_dir, job.path, spec, tags, hashes, equivalences)
+            donor = find_donor(runs_dir, job.path, specs[job.path], tags, hashes, equivalences)
             if donor is not None:
                 found[job.path] = donor
     return found

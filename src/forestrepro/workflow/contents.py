@@ -1,0 +1,188 @@
+"""What a report holds: its tables and figures, the records it shows, and why a job has none.
+
+A table or figure of an experiment with no job at all (an override emptied its data sets or
+methods) is left out of any report. A partial report (``partial``) shows a job's record only when
+every job of its cell (one, or one per repeat) has one, so a cell of repeats never shows the mean
+of some of its splits; a table none of whose cells has a shown job is left out of it too, and
+named there with its experiment; a figure with nothing to draw is left out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import PlanError
+
+
+def planned(jobs: list) -> set[tuple[str, str]]:
+    """The (paper, experiment) pairs that have a job."""
+    return {(job.paper, job.experiment) for job in jobs}
+
+
+@dataclass(frozen=True)
+class Contents:
+    """A report's ``tables`` and ``figures`` ((paper, name) pairs, in the configuration's order),
+    its ``ranked_tables`` (those with ranks and a CD diagram) and, in a partial report, the
+    tables ``left_out`` for want of a finished cell."""
+
+    tables: list[tuple[str, str]]
+    ranked_tables: list[tuple[str, str]]
+    figures: list[tuple[str, str]]
+    left_out: list[tuple[str, str]]
+
+
+class Shown:
+    """Whether a report shows a job's record: always, or in a partial report only when every
+    job of its cell is ``finished`` (a callable of a job)."""
+
+    def __init__(self, jobs: list, finished: Callable, partial: bool):
+        self.partial = partial
+        self._complete: dict[str, bool] = {}
+        for job in jobs:
+            self._complete[job.cell] = self._complete.get(job.cell, True) and finished(job)
+
+    def __call__(self, job) -> bool:
+        return not self.partial or self._complete[job.cell]
+
+
+def _has_a_cell_run(cfg: dict, paper: str, table: str, jobs: list, shown: Shown) -> bool:
+    """Whether some shown job of ``table``'s experiment is one of its cells (its method and data
+    set are in the table): an experiment's finished runs may all lie outside a table of it."""
+    tcfg = cfg["paper"][paper]["tables"][table]
+    return any(
+        job.paper == paper
+        and job.experiment == tcfg["experiment"]
+        and shown(job)
+        and job.method in tcfg["methods"]
+        and (tcfg.get("pool_datasets") or job.dataset in tcfg["datasets"])
+        for job in jobs
+    )
+
+
+def _has_a_figure_run(cfg: dict, paper: str, figure: str, jobs: list, shown: Shown) -> bool:
+    """Whether some shown job of ``figure``'s experiment is drawn in it: one of its methods, and
+    its data set where the figure names one (``dataset``) or some (``datasets``)."""
+    fcfg = cfg["paper"][paper]["figures"][figure]
+    methods = fcfg.get("methods") or cfg["paper"][paper]["experiments"][fcfg["experiment"]]["methods"]
+    datasets = [fcfg["dataset"]] if "dataset" in fcfg else fcfg.get("datasets")
+    return any(
+        job.paper == paper
+        and job.experiment == fcfg["experiment"]
+        and shown(job)
+        and job.method in methods
+        and (datasets is None or job.dataset in datasets)
+        for job in jobs
+    )
+
+
+def report_contents(cfg: dict, jobs: list, shown: Shown) -> Contents:
+    """The tables and figures of the report of ``jobs``: those of experiments with jobs, and in a
+    partial report those with a shown job in them."""
+    with_jobs = planned(jobs)
+    tables = [
+        (paper, table)
+        for paper in cfg["papers"]
+        for table, tcfg in cfg["paper"][paper]["tables"].items()
+        if (paper, tcfg["experiment"]) in with_jobs
+    ]
+    figures = [
+        (paper, figure)
+        for paper in cfg["papers"]
+        for figure, fcfg in cfg["paper"][paper].get("figures", {}).items()
+        if (paper, fcfg["experiment"]) in with_jobs
+    ]
+    left_out = []
+    if shown.partial:
+        left_out = [(p, t) for p, t in tables if not _has_a_cell_run(cfg, p, t, jobs, shown)]
+        tables = [pair for pair in tables if pair not in left_out]
+        figures = [(p, f) for p, f in figures if _has_a_figure_run(cfg, p, f, jobs, shown)]
+    ranked = [(p, t) for p, t in tables if cfg["paper"][p]["tables"][t].get("rank", True)]
+    return Contents(tables, ranked, figures, left_out)
+
+
+def reported_jobs(cfg: dict, contents: Contents, jobs: list) -> dict[str, list]:
+    """``{"<paper>/<experiment>": its jobs}`` of the experiments the report's tables and figures
+    read, sorted, each experiment's jobs in plan order (the order its tables read the rows)."""
+    paper = cfg["paper"]
+    experiments = sorted(
+        {(p, paper[p]["tables"][t]["experiment"]) for p, t in contents.tables}
+        | {(p, paper[p]["figures"][f]["experiment"]) for p, f in contents.figures}
+    )
+    return {
+        f"{p}/{e}": [job for job in jobs if (job.paper, job.experiment) == (p, e)] for p, e in experiments
+    }
+
+
+def partial_spec(
+    cfg: dict, jobs: list, shown: Shown, finished: Callable, left_out: list, reason: Callable
+) -> dict:
+    """What a partial report says (``forestrepro report --partial``): how many of ``jobs`` are
+    ``finished``, the ``reason`` each job it does not show has no record, and the experiment of
+    each table ``left_out``."""
+    return {
+        "finished": sum(map(finished, jobs)),
+        "jobs": len(jobs),
+        "pending": {job.path: reason(job) for job in jobs if not shown(job)},
+        "left_out": {f"{p}/{t}": cfg["paper"][p]["tables"][t]["experiment"] for p, t in left_out},
+    }
+
+
+def committed_pieces(manifest: Path) -> str | None:
+    """What a stopped run of a job committed of its finished pieces (``forestrepro pieces keep``:
+    their ``manifest``), in words, or None."""
+    if not manifest.exists():
+        return None
+    kept = json.loads(manifest.read_text(encoding="utf-8"))
+    files = ", ".join(f"{n} {kind} file(s)" for kind, n in kept["files"].items() if n)
+    commit = (kept.get("commit") or "?")[:7]
+    return f"{files} committed as pieces (kept {kept['kept']} at {commit}), for its next run to resume from"
+
+
+def pending_reason(status, note: Path, pieces: str | None, finished: bool, donor: str | None) -> str:
+    """Why a job has no shown record, for a partial report: its failure ``note``, its record's
+    ``status`` (stale), that it is ``finished`` but its cell is not, that it copies ``donor``, or
+    that it has not run (or not to the end: its committed ``pieces``)."""
+    if note.exists():
+        return (
+            "failed: "
+            + " ".join(note.read_text(encoding="utf-8").split())
+            + (f"; {pieces}" if pieces else "")
+        )
+    if status.state == "stale":
+        return f"stale, not rerun yet ({status.reason})" + (f"; {pieces}" if pieces else "")
+    if finished:
+        return "finished, shown once every repeat of its cell has run"
+    if donor is not None:
+        return f"not copied yet from {donor} (the same job under another tag)"
+    return f"not finished yet: {pieces}" if pieces else "not run yet"
+
+
+def covers(report_dir: str, committed_reports: str | Path) -> str:
+    """What a committed report covers, as ``reports.yaml`` of the committed reports says (its
+    entry's ``covers``), stated under its title; empty for any other report."""
+    import yaml
+
+    manifest = Path(committed_reports) / "reports.yaml"
+    if not manifest.exists():
+        return ""
+    entries = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
+    return str(entries.get(os.path.relpath(report_dir, committed_reports), {}).get("covers", ""))
+
+
+def check_records_only(jobs: list, records: dict, shown_runs: set[str], record_of: Callable) -> None:
+    """records_only=true (``make report``): refuse (``PlanError``) a report whose shown records
+    (``shown_runs``, their CSVs) are not all current, naming up to 20 of them."""
+    not_current = [
+        f"{job.path} ({records[job.path].state}{f': {records[job.path].reason}' if records[job.path].reason else ''})"
+        for job in jobs
+        if record_of(job) in shown_runs and not records[job.path].current
+    ]
+    if not_current:
+        raise PlanError(
+            f"records_only=true, but {len(not_current)} of the report's {len(jobs)} records are missing or "
+            "stale:\n  " + "\n  ".join(not_current[:20]) + ("\n  ..." if len(not_current) > 20 else "")
+        )
