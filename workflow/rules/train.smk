@@ -32,7 +32,7 @@ rule train:
     log:
         f"{RESULTS}/logs/{TAG}/train/{{job}}.log",
     # Snakemake's measurement of the job (wall and CPU seconds, peak memory): what it used of
-    # what it reserved (benchmarks/cores_used.py); missing, it reruns nothing
+    # what it reserved (benchmarks/README.md); missing, it reruns nothing
     benchmark:
         f"{RESULTS}/benchmarks/{TAG}/train/{{job}}.tsv"
     wildcard_constraints:
@@ -103,7 +103,7 @@ rule stale_record:
     conda:
         CONDA_ENV
     shell:
-        "echo 'record of {wildcards.job} is stale:' {params.reason:q} | tee {output} > {log}"
+        "echo 'record of {wildcards.job} is stale:' {params.reason:q} > {output} 2> {log}"
 
 
 # The record of a job outside --config only= is never trained (only= bounds the jobs a run
