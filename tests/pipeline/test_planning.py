@@ -1,14 +1,16 @@
-"""forestrepro.workflow: what the workflow plans from a tag's jobs and their records, without
-Snakemake (the workflow end to end: test_workflow.py, test_records_workflow.py, test_reuse.py)."""
+"""forestrepro.workflow: what the workflow plans from a tag's jobs and their records, and the
+guards it takes (forestrepro.record.run_guard), without Snakemake (the workflow end to end:
+test_workflow.py, test_records_workflow.py, test_reuse.py, test_run_guards.py)."""
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
 from forestrepro.config.jobs import JobSpec, job_spec_path
-from forestrepro.record import imported_code, write_record
+from forestrepro.record import imported_code, run_guard, write_record
 from forestrepro.record.store import spec_digest
 from forestrepro.workflow import ablation, contents, only, states
 from forestrepro.workflow.errors import PlanError
@@ -212,3 +214,40 @@ def test_a_target_outside_only_is_refused_naming_only_and_the_job():
     assert "--config only=['brf/main/rf/*'] leaves out the jobs it needs" in only.left_out_error(
         "results/tables/t/brf_knn_table.csv", "table brf/knn_table (experiment main)", one
     )
+
+
+def _dag_job(inputs=(), outputs=(), log=(), benchmark=None):
+    return SimpleNamespace(input=list(inputs), output=list(outputs), log=list(log), benchmark=benchmark)
+
+
+def test_a_run_locks_what_it_reads_and_writes_and_names_the_folders_it_cannot_write(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    locks = tmp_path / run_guard.LOCK_DIR
+    locks.mkdir(parents=True)
+    # a lock whose holder has ended: no process id exceeds Linux's largest pid_max, 2**22
+    stale = {"pid": 2**22 + 1, "host": run_guard.socket.gethostname(), "started": "then"}
+    (locks / "stale.json").write_text(json.dumps({**stale, "inputs": [], "outputs": ["b.csv"]}))
+    train = _dag_job(["data.parquet"], ["a.csv"], ["a.log"], "a.tsv")
+    done = _dag_job(["old.parquet"], ["b.csv"])  # its output current: no need to run
+    said = []
+    run_guard.guard_run([train, done], [train], ["specs/a.json"], lock=True, log=said.append)
+    (mine,) = locks.glob("*.json")
+    held = json.loads(mine.read_text())
+    assert held["inputs"] == ["data.parquet", "old.parquet"] and held["outputs"] == ["a.csv"]
+    assert len(said) == 1 and "took over the lock of a run that has ended (process 4194305" in said[0]
+    run_guard.release(mine)
+    (tmp_path / "specs").write_text("a file where a folder should be")
+    with pytest.raises(
+        run_guard.RunGuardError, match=r"(?s)cannot write to 1 folder\(s\).*\n  specs \(a file, not"
+    ):
+        run_guard.guard_run([train], [train], ["specs/a.json"], lock=False, log=said.append)
+    assert not list(locks.glob("*.json"))  # --nolock: no lock taken
+
+
+def test_a_working_directory_where_snakemake_cannot_keep_its_state_is_named(tmp_path):
+    run_guard.check_workdir(tmp_path)
+    (tmp_path / ".snakemake").write_text("a file where a folder should be")
+    with pytest.raises(
+        run_guard.RunGuardError, match=r"cannot write to .*\.snakemake \(a file, not a folder\)"
+    ):
+        run_guard.check_workdir(tmp_path)
