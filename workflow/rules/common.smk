@@ -39,8 +39,7 @@ PYTHON = "python" if DeploymentMethod.CONDA in workflow.deployment_settings.depl
 FORESTREPRO = f"PYTHONPATH='{SRC}'${{PYTHONPATH:+:$PYTHONPATH}} exec {PYTHON} -m forestrepro.cli"
 
 
-# --config, checked and read once; the plan (configuration, tag, jobs, spec texts), composed anew
-# only when conf/, the library, the overrides or the environment changed (config.plan_cache).
+# --config read once (workflow.run_config.settings); the plan, composed anew only when its inputs changed (cached_plan)
 try:
     _OVERRIDES, PARTIAL, REUSE, OVERWRITE, RECORDS_ONLY = run_config.settings(
         config, SRC / "forestrepro" / "schemas" / "run_config.schema.yaml", validate
@@ -131,13 +130,11 @@ def any_of(paths):
     return "|".join(re.escape(path) for path in paths) or "(?!)"
 
 
-# Each job's record: current, copied from the same job under another tag (rule reuse, train.smk;
-# reuse=false trains them all again) or to train (forestrepro.workflow.states).
+# Each job's record: current, copied from another tag (rule reuse) or to train (forestrepro.workflow.states.job_states)
 STATES = states_.job_states(JOBS, SPEC_FILES, RESULTS, TAG, reuse=REUSE)
 RECORDS, REUSABLE = STATES.records, STATES.copies
 
-# only=: the jobs this run may train, whatever the target (forestrepro.workflow.only); the train
-# rule matches no other, and a target that needs one's record is refused (rule outside_only).
+# only=: the jobs a run may train, whatever the target; a target needing another is refused (workflow.only)
 try:
     ONLY = only_.read_only(config, JOBS, TAG)
 except PlanError as err:
