@@ -1,16 +1,20 @@
-"""forestrepro.workflow: what the workflow plans from a tag's jobs and their records, without
-Snakemake (the workflow end to end: test_workflow.py, test_records_workflow.py, test_reuse.py)."""
+"""forestrepro.workflow: what the workflow plans from a tag's jobs and their records, and the
+guards it takes (forestrepro.record.run_guard), without Snakemake (the workflow end to end:
+test_workflow.py, test_records_workflow.py, test_reuse.py, test_run_guards.py)."""
 
+import dataclasses
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
 from forestrepro.config.jobs import JobSpec, job_spec_path
-from forestrepro.record import imported_code, write_record
+from forestrepro.record import imported_code, run_guard, write_record
 from forestrepro.record.store import spec_digest
-from forestrepro.workflow import ablation, contents, only, states
+from forestrepro.resources import schema_path
+from forestrepro.workflow import ablation, contents, data, only, run_config, states
 from forestrepro.workflow.errors import PlanError
 
 
@@ -212,3 +216,148 @@ def test_a_target_outside_only_is_refused_naming_only_and_the_job():
     assert "--config only=['brf/main/rf/*'] leaves out the jobs it needs" in only.left_out_error(
         "results/tables/t/brf_knn_table.csv", "table brf/knn_table (experiment main)", one
     )
+
+
+def _report_plan(jobs, found, only_, **given):
+    """The report plan of ``jobs`` under tag ``t`` of ``results``; ``given``: --config's settings."""
+    settings = {"partial": False, "report_dir": None, "records_only": False, **given}
+    return contents.report_plan(CFG, jobs, found, only_, "results", "t", **settings)
+
+
+def test_a_report_plan_is_partial_while_only_leaves_a_job_without_a_record(tag):
+    results, jobs, _ = tag
+    found = states.job_states(jobs, _spec_files(results, "t", jobs), results, "t")
+    runs = [states.record_of(results, "t", job) for job in jobs]
+    full = _report_plan(jobs, found, only.read_only({}, jobs, "t"))
+    assert not full.partial and full.partial_spec is None and full.reported_jobs == jobs
+    assert full.tables == [("brf", "knn_table"), ("brf", "rf_table")] and full.figures == [("brf", "fig")]
+    assert full.runs == {"brf/main": runs} and full.reported_runs == sorted(runs)
+    assert (full.dir, full.committed, full.covers) == ("results/report/t", False, "")
+    one = only.read_only({"only": "brf/main/rf/w*"}, jobs, "t")  # rf/sonar never trains
+    part = _report_plan(jobs, found, one)
+    assert part.partial and part.runs == {"brf/main": runs[:3]}
+    assert json.loads(part.partial_spec) == {
+        "finished": 3,
+        "jobs": 4,
+        "pending": {"brf/main/rf/sonar": "not run yet"},
+        "left_out": {},
+    }
+
+
+def test_a_report_plan_refuses_an_empty_partial_report_the_committed_folder_and_stale_records(tag):
+    results, jobs, _ = tag
+    found = states.job_states(jobs, _spec_files(results, "t", jobs), results, "t")
+    everything = only.read_only({}, jobs, "t")
+
+    def plan(jobs, **given):
+        return _report_plan(jobs, found, everything, **given)
+
+    with pytest.raises(
+        PlanError, match="partial=true, but no cell of tag 't' is complete yet: 0 of its 2 jobs"
+    ):
+        plan(jobs[2:], partial=True)  # rf/wine and rf/sonar: not run
+    with pytest.raises(PlanError, match="report_dir=results/report/paper/brf is a committed report"):
+        plan(jobs, report_dir="results/report/paper/brf")
+    committed = plan(jobs[:1], report_dir="results/report/paper/brf", records_only=True)
+    assert committed.committed and committed.dir == "results/report/paper/brf"
+    with pytest.raises(PlanError, match="records_only=true, but 3 of the report's 4 records"):
+        plan(jobs, report_dir="results/report/paper/brf", records_only=True)
+
+
+def test_an_ablation_is_a_result_override_under_a_tag_of_its_own_beside_its_profiles(tag, monkeypatch):
+    results, jobs, _ = tag
+    found = states.job_states(jobs, _spec_files(results, "t", jobs), results, "t")
+    report = _report_plan(jobs, found, only.read_only({}, jobs, "t"))
+    base = [_job("knn", "wine", tag="paper")]
+    asked = []
+
+    def cached_plan(overrides, **given):
+        asked.append((overrides, given["profile"], given["tag"]))
+        return (
+            {},
+            "paper",
+            base,
+            {job_spec_path(Path(results), "paper", base[0]): json.dumps(_spec(base[0], "paper"))},
+        )
+
+    monkeypatch.setattr(ablation, "cached_plan", cached_plan)
+    cfg = {**CFG, "profile": "paper"}
+    spec_files = _spec_files(results, "t", jobs)
+
+    def plan(tag, overrides):
+        return ablation.plan_ablation(
+            cfg, (tag, spec_files, jobs), overrides, report, found, results, Path("c")
+        )
+
+    changed = ["method.rf.params.n_estimators=500"]
+    assert plan("t", ["resources.threads=1"]) == (None, [])  # changes no result
+    assert plan("paper", changed) == (None, [])  # the profile's own tag
+    report = dataclasses.replace(report, committed=True)
+    assert plan("t", changed) == (None, []) and asked == []  # a committed report
+    report = dataclasses.replace(report, committed=False)
+    text, baseline_runs = plan("t", changed)
+    assert asked == [(["papers=[brf]"], "paper", "paper")] and baseline_runs == []
+    assert json.loads(text)["changed"] == ["brf/main/knn/sonar", "brf/main/rf/sonar", "brf/main/rf/wine"]
+    assert json.loads(text)["overrides"] == changed and text.endswith("}\n")
+
+
+def test_the_data_sets_files_are_named_by_content_and_read_from_the_environment():
+    cfg = {
+        "dataset": {"wine": {"name": "wine", "rows": 178}, "sonar": {"name": "sonar", "rows": 208}},
+        "data": {"sources": ["mirror", "openml"], "mirror_dir": Path("/m"), "openml_cache": "/c"},
+    }
+    keys, environment = data.data_files(cfg, [_job("rf", "wine"), _job("knn", "sonar"), _job("knn", "wine")])
+    assert list(keys) == ["sonar", "wine"] and keys["wine"].startswith("wine-") and len(keys["wine"]) == 17
+    assert environment == {
+        "FORESTREPRO_DATA_SOURCES": "mirror openml",
+        "FORESTREPRO_MIRROR_DIR": "/m",
+        "FORESTREPRO_OPENML_CACHE": "/c",
+    }
+
+
+def _dag_job(inputs=(), outputs=(), log=(), benchmark=None):
+    return SimpleNamespace(input=list(inputs), output=list(outputs), log=list(log), benchmark=benchmark)
+
+
+def test_a_run_locks_what_it_reads_and_writes_and_names_the_folders_it_cannot_write(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    locks = tmp_path / run_guard.LOCK_DIR
+    locks.mkdir(parents=True)
+    # a lock whose holder has ended: no process id exceeds Linux's largest pid_max, 2**22
+    stale = {"pid": 2**22 + 1, "host": run_guard.socket.gethostname(), "started": "then"}
+    (locks / "stale.json").write_text(json.dumps({**stale, "inputs": [], "outputs": ["b.csv"]}))
+    train = _dag_job(["data.parquet"], ["a.csv"], ["a.log"], "a.tsv")
+    done = _dag_job(["old.parquet"], ["b.csv"])  # its output current: no need to run
+    said = []
+    run_guard.guard_run([train, done], [train], ["specs/a.json"], lock=True, log=said.append)
+    (mine,) = locks.glob("*.json")
+    held = json.loads(mine.read_text())
+    assert held["inputs"] == ["data.parquet", "old.parquet"] and held["outputs"] == ["a.csv"]
+    assert len(said) == 1 and "took over the lock of a run that has ended (process 4194305" in said[0]
+    run_guard.release(mine)
+    (tmp_path / "specs").write_text("a file where a folder should be")
+    with pytest.raises(
+        run_guard.RunGuardError, match=r"(?s)cannot write to 1 folder\(s\).*\n  specs \(a file, not"
+    ):
+        run_guard.guard_run([train], [train], ["specs/a.json"], lock=False, log=said.append)
+    assert not list(locks.glob("*.json"))  # --nolock: no lock taken
+
+
+def test_a_working_directory_where_snakemake_cannot_keep_its_state_is_named(tmp_path):
+    run_guard.check_workdir(tmp_path)
+    (tmp_path / ".snakemake").write_text("a file where a folder should be")
+    with pytest.raises(
+        run_guard.RunGuardError, match=r"cannot write to .*\.snakemake \(a file, not a folder\)"
+    ):
+        run_guard.check_workdir(tmp_path)
+
+
+def test_the_run_settings_are_read_once_each_key_checked_then_validated():
+    validated = []
+    schema = schema_path("run_config.schema.yaml")
+    given = {"overrides": "papers=[brf]", "partial": "true", "reuse": False}
+    found = run_config.settings(given, schema, lambda config, path: validated.append(path))
+    assert found == (["papers=[brf]"], True, False, False, False) and validated == [str(schema)]
+    with pytest.raises(PlanError, match="unknown --config key 'profil' \\(did you mean 'profile'\\?\\)"):
+        run_config.settings({"profil": "paper"}, schema, lambda config, path: validated.append(path))
+    assert len(validated) == 1  # refused before Snakemake's validation

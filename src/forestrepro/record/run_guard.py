@@ -1,5 +1,7 @@
-"""What a Snakemake run checks before its first job (workflow/rules/common.smk, ``onstart``):
-that no other live run is working on its files, and that it can write every folder it writes to.
+"""What a Snakemake run checks before its first job (``guard_run``, workflow/rules/common.smk's
+``onstart``): that no other live run is working on its files, and that it can write every folder
+it writes to; and, while the Snakefile is parsed, that Snakemake can keep its state
+(``check_workdir``).
 
 **The run lock.** Snakemake's own lock (``.snakemake/locks/``) holds the files a run reads and
 the files it writes; a second run whose files meet them is refused (an input of one written by
@@ -24,6 +26,7 @@ an immutable one.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import json
@@ -31,7 +34,7 @@ import os
 import socket
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,7 +43,11 @@ from ..io import write_text_atomic
 LOCK_DIR = Path(".snakemake") / "forestrepro" / "locks"
 
 
-class RunLockError(RuntimeError):
+class RunGuardError(RuntimeError):
+    """A run that must not start: the message says why, naming the files or folders."""
+
+
+class RunLockError(RunGuardError):
     """Another live run is working on some of this run's files."""
 
 
@@ -192,3 +199,44 @@ def unwritable_message(problems: list[tuple[Path, str, list[str]]]) -> str:
         + "\n".join(lines)
         + "\nmake them writable, or run in a writable copy of the checkout (or --directory elsewhere)"
     )
+
+
+def check_workdir(workdir: str | Path) -> None:
+    """Refuse (``RunGuardError``) a read-only checkout or working directory by name, rather than in
+    a traceback of Snakemake's, which keeps its state in ``.snakemake/`` of ``workdir``."""
+    for folder, why, _ in unwritable([Path(workdir) / ".snakemake" / "state"]):
+        raise RunGuardError(
+            f"cannot write to {folder} ({why}), where Snakemake keeps its state (.snakemake/ of the "
+            f"working directory {workdir}); nothing has run. Make it writable, or run in a writable copy "
+            "of the checkout, or give --directory a writable folder"
+        )
+
+
+def guard_run(
+    jobs: Iterable,
+    needrun: Iterable,
+    specs: Iterable[str | os.PathLike],
+    lock: bool = True,
+    log: Callable[[str], None] = print,
+) -> None:
+    """Before the first job of a run (never in a dry run): with ``lock`` (Snakemake's, off with
+    ``--nolock``), take this run's lock (``acquire``) on what the DAG's ``jobs`` read and what its
+    ``needrun`` jobs write, released when the process exits, and ``log`` each stale lock taken
+    over; then refuse the folders it cannot write (``unwritable``: the ``needrun`` jobs' outputs,
+    logs and benchmarks and the ``specs`` it writes), rather than fail in a job, maybe after it
+    trained. A job is Snakemake's (its ``input``, ``output``, ``log``, ``benchmark``). Raises
+    ``RunGuardError``."""
+    needrun = list(needrun)
+    outputs = {str(f) for job in needrun for f in job.output}
+    if lock:
+        held, taken_over = acquire({str(f) for job in jobs for f in job.input}, outputs)
+        atexit.register(release, held)
+        for stale in taken_over:
+            log(
+                f"forestrepro: took over the lock of a run that has ended (process {stale['pid']} "
+                f"on {stale['host']}, started {stale.get('started', '?')})"
+            )
+    written = outputs | {str(f) for job in needrun for f in [*job.log, job.benchmark] if f}
+    problems = unwritable(written | {str(path) for path in specs})
+    if problems:
+        raise RunGuardError(unwritable_message(problems))

@@ -3,7 +3,7 @@
 A job is changed by the overrides when its spec differs, up to the tag, from the baseline's spec
 of the same job path (or the baseline has no such job): the report reads the baseline's current
 record of each changed job and this run's record of every other, and says which changed job has
-none yet (``report/baseline.py``).
+none yet (``report/baseline.py``). ``plan_ablation`` decides whether a run is one and plans it.
 """
 
 from __future__ import annotations
@@ -12,9 +12,12 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from ..config.jobs import job_spec_path
+from ..config.jobs import job_spec_path, result_overrides
+from ..config.plan_cache import cached_plan
 from ..record import record_status
 from ..record.reuse import content_digest
+from .contents import ReportPlan
+from .run_config import no_compilation
 from .states import JobStates, record_of
 
 
@@ -83,3 +86,41 @@ def ablation_plan(
         },
     }
     return spec, sorted(rows for rows, _ in found.values() if rows)
+
+
+def plan_ablation(
+    cfg: dict,
+    run: tuple[str, dict, list],
+    overrides: list[str],
+    report: ReportPlan,
+    states: JobStates,
+    results: str,
+    conf_dir: Path,
+) -> tuple[str | None, list[str]]:
+    """The ablation spec's text (``ablation_plan``) and the baseline's records the report reads,
+    or (None, []) for a run that is no ablation. A run is one when some of its ``overrides``
+    change a result (``config.jobs.result_overrides``) and its tag is not its profile's, unless
+    its report is a committed one. Its baseline is the plan of its papers without its overrides,
+    under the profile's tag (``config.plan_cache.cached_plan`` from ``conf_dir``). ``run`` is
+    (tag, planned spec files, jobs)."""
+    changing = result_overrides(overrides)
+    if not changing or run[0] == cfg["profile"] or report.committed:
+        return None, []
+    _, _, base_jobs, base_specs = cached_plan(
+        [f"papers=[{','.join(cfg['papers'])}]"],
+        profile=cfg["profile"],
+        tag=cfg["profile"],
+        conf_dir=conf_dir,
+        results=results,
+        before_planning=no_compilation,
+    )
+    spec, baseline_runs = ablation_plan(
+        run,
+        (cfg["profile"], base_specs, base_jobs),
+        changing,
+        report.reported_jobs,
+        report.shown,
+        states,
+        results,
+    )
+    return json.dumps(spec, indent=1, sort_keys=True) + "\n", baseline_runs

@@ -4,7 +4,8 @@ A table or figure of an experiment with no job at all (an override emptied its d
 methods) is left out of any report. A partial report (``partial``) shows a job's record only when
 every job of its cell (one, or one per repeat) has one, so a cell of repeats never shows the mean
 of some of its splits; a table none of whose cells has a shown job is left out of it too, and
-named there with its experiment; a figure with nothing to draw is left out.
+named there with its experiment; a figure with nothing to draw is left out. ``report_plan`` gives
+the workflow all of it at once, with where the report goes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..record.attempt import failure_note
+from ..report import location
 from .errors import PlanError
+from .only import Only, finished
+from .states import JobStates, record_of
 
 
 def planned(jobs: list) -> set[tuple[str, str]]:
@@ -186,3 +191,102 @@ def check_records_only(jobs: list, records: dict, shown_runs: set[str], record_o
             f"records_only=true, but {len(not_current)} of the report's {len(jobs)} records are missing or "
             "stale:\n  " + "\n  ".join(not_current[:20]) + ("\n  ..." if len(not_current) > 20 else "")
         )
+
+
+@dataclass(frozen=True)
+class ReportPlan:
+    """What a run's report holds and where it goes: whether it is ``partial``, its ``tables``,
+    ``ranked_tables`` and ``figures`` (as ``Contents``), the ``reported_jobs`` of the experiments
+    it reads (plan order) and ``shown`` (which of them it shows), the CSVs of the shown records by
+    experiment (``runs``) and sorted (``reported_runs``), its folder ``dir``, whether that is a
+    ``committed`` report and what it ``covers``, and a partial report's spec text
+    (``partial_spec``, else None)."""
+
+    partial: bool
+    tables: list[tuple[str, str]]
+    ranked_tables: list[tuple[str, str]]
+    figures: list[tuple[str, str]]
+    reported_jobs: list
+    shown: Shown
+    runs: dict[str, list[str]]
+    reported_runs: list[str]
+    dir: str
+    committed: bool
+    covers: str
+    partial_spec: str | None
+
+
+def report_plan(
+    cfg: dict,
+    jobs: list,
+    states: JobStates,
+    only: Only,
+    results: str,
+    tag: str,
+    *,
+    partial: bool,
+    report_dir: str | None,
+    records_only: bool,
+) -> ReportPlan:
+    """The report of a run of ``jobs`` under ``tag``: ``partial`` (``--config partial=``), or made
+    so by an only= that leaves some job without a record; a partial report shows complete cells
+    alone (``Shown``) and says why each other job has no record (``pending_reason``), and while
+    none is complete it holds nothing (no figure either). ``report_dir`` and ``records_only``
+    are ``--config``'s (``report.location``). ``PlanError``: partial=true without a complete cell
+    (and no only=), a report folder in the committed reports, or records_only=true with a shown
+    record that is not current."""
+
+    def finished_here(job) -> bool:
+        return finished(job, states, only)
+
+    def why_pending(job) -> str:
+        pieces = committed_pieces(Path(results) / "runs" / tag / "pieces" / job.path / "manifest.json")
+        note = failure_note(record_of(results, tag, job))
+        return pending_reason(
+            states.records[job.path], note, pieces, finished_here(job), states.copies.get(job.path)
+        )
+
+    partial = partial or (only.given and not all(map(finished_here, jobs)))
+    shown = Shown(jobs, finished_here, partial)
+    held = report_contents(cfg, jobs, shown)
+    if partial and not held.tables and not only.given:
+        raise PlanError(
+            f"--config partial=true, but no cell of tag '{tag}' is complete yet: "
+            f"{sum(map(finished_here, jobs))} of its {len(jobs)} jobs have finished"
+        )
+    figures = [] if partial and not held.tables else held.figures  # only= completes no cell yet
+    spec_text = None
+    if partial:
+        spec = partial_spec(cfg, jobs, shown, finished_here, held.left_out, why_pending)
+        spec_text = json.dumps(spec, indent=1, sort_keys=True) + "\n"
+    experiments = reported_jobs(cfg, held, jobs)  # "<paper>/<experiment>": its jobs
+    reported = [job for job in jobs if f"{job.paper}/{job.experiment}" in experiments]
+    runs = {
+        experiment: [record_of(results, tag, job) for job in members if shown(job)]
+        for experiment, members in experiments.items()
+    }
+    reported_runs = sorted({run for paths in runs.values() for run in paths})
+    try:
+        folder = location.report_dir(tag, report_dir, records_only)
+    except location.ReportDirError as err:
+        raise PlanError(str(err)) from err
+    committed = location.is_committed(folder)
+    what_it_covers = covers(folder, location.COMMITTED_REPORTS) if committed else ""
+    if records_only:
+        check_records_only(
+            reported, states.records, set(reported_runs), lambda job: record_of(results, tag, job)
+        )
+    return ReportPlan(
+        partial,
+        held.tables,
+        held.ranked_tables,
+        figures,
+        reported,
+        shown,
+        runs,
+        reported_runs,
+        folder,
+        committed,
+        what_it_covers,
+        spec_text,
+    )

@@ -7,6 +7,7 @@ otherwise run the quick profile.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import PlanError
@@ -40,6 +41,17 @@ def flag(config: dict, key: str, default: bool) -> bool:
     if raw in (True, False, 0, 1) or str(raw).lower() in ("true", "false"):
         return str(raw).lower() in ("true", "1")
     raise PlanError(f"--config {key} must be true or false, got {raw!r}")
+
+
+def settings(
+    config: dict, schema: str | Path, validate: Callable
+) -> tuple[list[str], bool, bool, bool, bool]:
+    """``(overrides, partial, reuse, overwrite, records_only)`` of Snakemake's ``config``, after
+    ``check_keys`` and ``validate`` (Snakemake's ``snakemake.utils.validate``) against ``schema``."""
+    check_keys(config, schema)
+    validate(config, str(schema))
+    flags = (("partial", False), ("reuse", True), ("overwrite", False), ("records_only", False))
+    return (overrides(config), *(flag(config, key, default) for key, default in flags))
 
 
 def no_compilation() -> None:
