@@ -1,6 +1,6 @@
 """The one command line, ``forestrepro <command> ...``: the steps the Snakemake rules call (fetch,
 scan, train, reuse, report), and the tools a user runs from the checkout's root (plan, pieces,
-equivalence, reports, dataset-entry).
+equivalence, reports, dataset-entry, bench).
 
 Each rule's command reads plain files (job specifications written by ``forestrepro.config``),
 calls the library, and writes its outputs atomically. Known failures (bad data, bad
@@ -15,6 +15,7 @@ import argparse
 import json
 import logging
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -495,6 +496,21 @@ def cmd_reports(args: argparse.Namespace) -> None:
     rebuild_committed(Path.cwd(), args.names, args.cores, args.check)
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Run the speed comparisons against the anchors (scikit-learn's tree, the deep-forest
+    package, the plain MILP, scikit-learn's predict on cut windows) and print one table of
+    ratios with the load (benchmarks/README.md); they live in the source checkout, not the wheel."""
+    checkout = Path(__file__).resolve().parents[2]
+    if not (checkout / "benchmarks" / "__main__.py").is_file():
+        raise SystemExit(
+            f"forestrepro bench: no benchmarks/ beside the package at {checkout}: the suite is in the "
+            "source checkout (git clone), not in an installed wheel"
+        )
+    options = ["--quick"] * args.quick + (["--only", *args.only] if args.only else [])
+    command = [sys.executable, "-m", "benchmarks", *options]
+    return subprocess.run(command, cwd=checkout, check=False).returncode
+
+
 def cmd_dataset_entry(args: argparse.Namespace) -> None:
     """Show the collection entry of a PMLB file of the mirror and its features' types (from the
     mirror's pmlb/feature_types.tsv, else inferred: confirm them); --write appends it to the
@@ -553,6 +569,11 @@ def _add_tools(sub) -> None:
     p.add_argument("--cores", type=int, default=2, help="reports rebuilt side by side (default: 2)")
     p.add_argument("names", nargs="*", help="only these reports (default: all in the manifest)")
     p.set_defaults(func=cmd_reports)
+
+    p = sub.add_parser("bench", help=cmd_bench.__doc__)
+    p.add_argument("--quick", action="store_true", help="tiny synthetic data: a smoke test of seconds")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="some of the comparisons only")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("dataset-entry", help=cmd_dataset_entry.__doc__)
     p.add_argument("file", help="the PMLB file under the mirror: pmlb/<PMLB name>.tsv.gz")

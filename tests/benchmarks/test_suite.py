@@ -59,3 +59,24 @@ def test_only_runs_the_named_comparisons_and_a_typo_names_the_choices():
     typo = suite("--only", "scann")
     assert typo.returncode == 2
     assert "scann" in typo.stderr and all(name in typo.stderr for name in NAMES)
+
+
+def test_forestrepro_bench_runs_the_suite_from_the_checkout():
+    """``forestrepro bench`` is the suite's entry among the tools: the same table, the same exit
+    status for a comparison that does not exist."""
+    done = subprocess.run(
+        [sys.executable, "-m", "forestrepro.cli", "bench", "--quick", "--only", "scan"],
+        cwd="/",
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [row[0] for row in table_rows(done.stdout)] == ["scan"]
+    wrong = subprocess.run(
+        [sys.executable, "-m", "forestrepro.cli", "bench", "--only", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert wrong.returncode == 2 and "invalid choice: 'nope'" in wrong.stderr

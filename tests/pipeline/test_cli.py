@@ -185,17 +185,28 @@ def test_every_option_of_every_command_says_what_it_is():
 
 def test_help_lists_the_tools_a_user_runs(capsys):
     """`forestrepro --help` names every tool a user runs besides the rules' steps: pieces,
-    equivalence, reports and dataset-entry, each with its own --help."""
+    equivalence, reports, dataset-entry and bench, each with its own --help."""
     for argv in (
         ["--help"],
         ["pieces", "--help"],
         ["equivalence", "plan", "--help"],
         ["reports", "--help"],
         ["dataset-entry", "--help"],
+        ["bench", "--help"],
     ):
         with pytest.raises(SystemExit) as done:
             main(argv)
         assert done.value.code == 0
     listed = capsys.readouterr().out
-    tools = ("pieces", "equivalence", "reports", "dataset-entry", "--since", "--check", "--tag", "--write")
+    tools = (
+        "pieces",
+        "equivalence",
+        "reports",
+        "dataset-entry",
+        "bench",
+        "--since",
+        "--check",
+        "--tag",
+        "--write",
+    )
     assert all(tool in listed for tool in tools)
