@@ -310,22 +310,40 @@ def _print_states(
     return to_run, copied
 
 
-def _twins(cfg: dict) -> dict[tuple[str, str, str], tuple[str, str, str]]:
-    """Each (paper, experiment, method) mapped to the first other experiment (of its paper or
-    another) that runs the same method under the same protocol (``record.cost.estimate``'s
-    ``twins``)."""
+def _twins(cfg: dict) -> tuple[dict[tuple[str, str, str], tuple[str, str, str]], dict]:
+    """``(twins, scales)`` for ``record.cost.estimate``: each (paper, experiment, method) mapped to
+    the first other experiment (of its paper or another) that runs the same method under the same
+    protocol, else, for a method that searches no grid, under another protocol whose fits per job
+    ``record.cost.protocol_fits`` counts; ``scales`` maps the latter to the ratio of the two
+    protocols' fits per job."""
+    from .config.jobs import experiment_protocol
+    from .record.cost import protocol_fits
+
     runs = [
-        (paper, name, method, exp["protocol"])
+        (paper, name, method, exp["protocol"], None if exp.get("sweep") else experiment_protocol(cfg, exp))
         for paper, pcfg in cfg["paper"].items()
         for name, exp in pcfg["experiments"].items()
         for method in exp["methods"]
     ]
-    return {
-        (p, e, m): next(
-            ((p2, e2, m) for p2, e2, m2, pr2 in runs if m2 == m and pr2 == pr and (p2, e2) != (p, e)), None
-        )
-        for p, e, m, pr in runs
-    }
+    twins, scales = {}, {}
+    for p, e, m, pr, protocol in runs:
+        others = [(p2, e2, pr2, proto2) for p2, e2, m2, pr2, proto2 in runs if m2 == m and (p2, e2) != (p, e)]
+        twins[(p, e, m)] = next(((p2, e2, m) for p2, e2, pr2, _ in others if pr2 == pr), None)
+        gridless = not (cfg["method"][m].get("grid") or cfg["paper"][p]["experiments"][e].get("grid"))
+        if twins[(p, e, m)] is None and gridless and protocol and (fits := protocol_fits(protocol)):
+            # another protocol's fits, the experiments of its own paper first (a sweep's are not counted)
+            counted = sorted(
+                (
+                    (p2 != p, p2, e2, n)
+                    for p2, e2, _, proto2 in others
+                    if proto2 and (n := protocol_fits(proto2))
+                ),
+                key=lambda other: other[0],
+            )
+            if counted:
+                _, p2, e2, n = counted[0]
+                twins[(p, e, m)], scales[(p, e, m)] = (p2, e2, m), fits / n
+    return twins, scales
 
 
 def _job_sizes(cfg: dict, jobs: list, rows: dict[str, int]) -> dict[str, float]:
@@ -392,6 +410,7 @@ def _print_costs(
     for job in jobs:  # our data's rows where some record read it
         if recorded := records.get(job.path, (0, {}))[1].get("rows"):
             rows[job.dataset] = recorded
+    twins, twin_scales = _twins(cfg)
     costs = estimate(
         jobs,
         threads,
@@ -399,9 +418,10 @@ def _print_costs(
         published,
         limit_model,
         scans_measured({job.path: copied.get(job.path, runs_dir / f"{job.path}.csv") for job in jobs}, jobs),
-        _twins(cfg),
+        twins,
         sizes=_job_sizes(cfg, jobs, rows),
         bounds=bounds,
+        twin_scales=twin_scales,
     )
     print(
         f"records read from {runs_dir}; time-limit models from {', '.join(r.name for r in references) or 'none'}"

@@ -41,6 +41,15 @@ A job with a time limit per solve that nothing above prices is *bounded*: its so
 sample) times the limit plus the watchdog's margin, max(5 %, 5 s) (``c2rf/highs_run.py``),
 an upper bound on its solves, not counting the forest and data preparation around them.
 
+A (paper, experiment, method) without records of its own is modelled from a *twin*: another
+experiment that runs the same method, under the same protocol (the out-of-sample suite's BRF
+experiment from BRF's main), or, for a method that searches no grid, under another protocol, its
+cost scaled by the ratio of the model fits the two protocols make per job (``protocol_fits``: a
+nested cross-validation's outer folds per repeat, a holdout's or out-of-bag protocol's one fit per
+repeat): the twin's record of the same data set where it has one (the suite's DF and WDF under
+5 folds from their one 80/20 split of the same data, x 5), else its size model. A fit on 4/5 of
+the rows is charged as one on the twin's rows, whatever their share: a rough guide.
+
 A job copied from another tag's record of the same job (``record/reuse.py``) is measured from
 that record, and costs nothing to run: it is not trained.
 
@@ -241,6 +250,7 @@ def estimate(
     twins: dict[tuple[str, str, str], tuple[str, str, str]] | None = None,
     sizes: dict[str, float] | None = None,
     bounds: dict[str, float] | None = None,
+    twin_scales: dict[tuple[str, str, str], float] | None = None,
 ) -> list[JobCost]:
     """Each job's cost: measured from ``records`` (by job path), else from ``limit_model`` (by job
     path, ``limit_modelled``), else modelled from its cell's other splits' records (a job of one
@@ -255,8 +265,12 @@ def estimate(
     main), whose size model then gives its cost ("model of <paper>/<experiment>"). ``sizes``
     maps a job path to its size where it is not its data set's rows x features (a scanned job:
     rows x scanned shape); ``bounds`` maps a job path to an upper bound on its cost
-    (``limit_bound``), used where nothing else prices it."""
+    (``limit_bound``), used where nothing else prices it. ``twin_scales`` maps a (paper,
+    experiment, method) whose twin runs another protocol to the ratio of their fits per job
+    (``protocol_fits``; 1 where absent), which scales the twin's record of the same data set
+    ("<twin's job> x <scale>"), else the twin's model ("model of <paper>/<experiment> x <scale>")."""
     limit_model, scans, twins = limit_model or {}, scans or {}, twins or {}
+    twin_scales = twin_scales or {}
     sizes, bounds = sizes or {}, bounds or {}
     shapes = dict(published_shapes)
     for job in jobs:  # our data's shape where some record read it
@@ -285,19 +299,29 @@ def estimate(
     costs = []
     for job in jobs:
         key = (job.paper, job.experiment, job.method)
-        rec, model, source = records.get(job.path), models.get(key), "model"
+        rec, model, source, scale = records.get(job.path), models.get(key), "model", 1.0
         if model is None and models.get(twins.get(key)) is not None:
             model, source = models[twins[key]], "model of {}/{}".format(*twins[key][:2])
+            if key in twin_scales:
+                scale = twin_scales[key]
+                source += f" x {scale:g}"
         size = size_of(job)
         if rec:
             costs.append(JobCost(job.path, threads[job.path], rec[0], "measured"))
         elif job.path in limit_model:
             costs.append(JobCost(job.path, threads[job.path], limit_model[job.path], "limit"))
+        elif key in twin_scales and (
+            twin := records.get("/".join((*twins[key][:2], job.method, job.dataset)))
+        ):
+            source = "{}/{}/{}/{} x {:g}".format(*twins[key][:2], job.method, job.dataset, twin_scales[key])
+            costs.append(JobCost(job.path, threads[job.path], twin_scales[key] * twin[0], source))
         elif job.repeat is not None and splits.get(job.cell):
             costs.append(JobCost(job.path, threads[job.path], float(np.mean(splits[job.cell])), "model"))
         elif model and size and model[2] <= size <= model[3]:
             a, b = model[:2]
-            costs.append(JobCost(job.path, threads[job.path], math.exp(a + b * math.log(size)), source))
+            costs.append(
+                JobCost(job.path, threads[job.path], scale * math.exp(a + b * math.log(size)), source)
+            )
         elif job.path in bounds:
             costs.append(JobCost(job.path, threads[job.path], bounds[job.path], "bound"))
         else:
@@ -320,6 +344,26 @@ def estimate(
         steps[name] = JobCost(f"scan/{name}", threads[job.path], seconds, source)
     costs = [replace(c, after=f"scan/{job.scan}") if job.scan else c for job, c in zip(jobs, costs)]
     return costs + list(steps.values())
+
+
+# the model fits per repeat that a protocol kind makes for a method without a grid
+FITS_PER_REPEAT = {
+    "nested_cv": "outer_folds",
+    "kappa_error_cv": "outer_folds",
+    "holdout": 1,
+    "oob_repeats": 1,
+}
+
+
+def protocol_fits(protocol: dict) -> int | None:
+    """The model fits one job of a method without a grid makes under ``protocol`` (an experiment's
+    protocol, its options applied): its repeats (one, for a job that runs one repeat) times its
+    fits per repeat (``FITS_PER_REPEAT``); None for a kind whose fits are not counted there."""
+    per_repeat = FITS_PER_REPEAT.get(protocol.get("kind"))
+    if per_repeat is None:
+        return None
+    repeats = 1 if protocol.get("job_per_repeat") else int(protocol["repeats"])
+    return repeats * (protocol[per_repeat] if isinstance(per_repeat, str) else per_repeat)
 
 
 def _model(points: list[tuple[float, float]]) -> tuple[float, float, float, float]:
