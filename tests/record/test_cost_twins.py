@@ -75,5 +75,5 @@ def test_a_twin_prices_a_job_from_its_record_of_the_same_data_set_else_its_model
         twins=twins,
         twin_scales=scales,
     )
-    assert (costs[0].source, costs[0].core_seconds) == ("suite/wdf/df/a x 5", pytest.approx(5.0))
+    assert (costs[0].source, costs[0].core_seconds) == ("model from suite/wdf/df/a x 5", pytest.approx(5.0))
     assert (costs[1].source, costs[1].core_seconds) == ("model of suite/wdf x 5", pytest.approx(10.0))

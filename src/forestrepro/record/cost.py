@@ -268,7 +268,7 @@ def estimate(
     (``limit_bound``), used where nothing else prices it. ``twin_scales`` maps a (paper,
     experiment, method) whose twin runs another protocol to the ratio of their fits per job
     (``protocol_fits``; 1 where absent), which scales the twin's record of the same data set
-    ("<twin's job> x <scale>"), else the twin's model ("model of <paper>/<experiment> x <scale>")."""
+    ("model from <twin's job> x <scale>"), else the twin's model ("model of <paper>/<experiment> x <scale>")."""
     limit_model, scans, twins = limit_model or {}, scans or {}, twins or {}
     twin_scales = twin_scales or {}
     sizes, bounds = sizes or {}, bounds or {}
@@ -313,7 +313,9 @@ def estimate(
         elif key in twin_scales and (
             twin := records.get("/".join((*twins[key][:2], job.method, job.dataset)))
         ):
-            source = "{}/{}/{}/{} x {:g}".format(*twins[key][:2], job.method, job.dataset, twin_scales[key])
+            source = "model from {}/{}/{}/{} x {:g}".format(
+                *twins[key][:2], job.method, job.dataset, twin_scales[key]
+            )
             costs.append(JobCost(job.path, threads[job.path], twin_scales[key] * twin[0], source))
         elif job.repeat is not None and splits.get(job.cell):
             costs.append(JobCost(job.path, threads[job.path], float(np.mean(splits[job.cell])), "model"))
