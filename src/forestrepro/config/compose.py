@@ -158,12 +158,16 @@ def _count(items: list) -> int:
 
 
 def _default_table_datasets(cfg: dict) -> None:
-    """A table without ``datasets`` shows every data set of its experiment under its own name."""
+    """A table without ``datasets`` shows every data set of its experiment under its own name,
+    and a table whose ``datasets`` is a list (``${collection:pmlb_outofsample,diabetes}``) shows
+    those, each under its own name."""
     for pcfg in cfg.get("paper", {}).values():
         for tcfg in pcfg.get("tables", {}).values():
             exp = pcfg.get("experiments", {}).get(tcfg.get("experiment"))
             if "datasets" not in tcfg and exp is not None:
                 tcfg["datasets"] = {d: d for d in exp.get("datasets", [])}
+            elif isinstance(tcfg.get("datasets"), list):
+                tcfg["datasets"] = {d: d for d in tcfg["datasets"]}
 
 
 def _compose_plain(conf_dir: Path, overrides: list[str]) -> dict:
