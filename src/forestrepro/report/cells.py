@@ -130,12 +130,23 @@ def _with_kind(verdict: Styled, kind: str | None) -> Styled:
     return verdict if kind is None else Styled(f"{verdict.text}: {kind}", verdict.style)
 
 
+def _best_per_dataset(cells: pd.DataFrame, spec: dict) -> set[tuple[str, str]]:
+    """The (data set, method) cells with their data set's best mean (``higher_is_better``), as
+    the grid shows it (rounded to the table's digits), ties all kept."""
+    shown = cells.dropna(subset=["mean"]).assign(shown=lambda c: c["mean"].round(spec.get("digits", 4)))
+    sign = 1 if spec.get("higher_is_better", True) else -1
+    top = shown.groupby("dataset")["shown"].transform(lambda v: (sign * v).max())
+    best = shown[sign * shown["shown"] == top]
+    return set(zip(best["dataset"], best["method"], strict=True))
+
+
 def grid_rows(cells: pd.DataFrame, spec: dict) -> tuple[tuple[str, ...], tuple]:
     """The table as the paper prints it: a row per data set and a column per method, each cell
     our value with the paper's after it in parentheses where it prints one ("—": no value).
     Returns ``(header, rows)``; the cell-by-cell list gives the spread, tolerance and verdict."""
     digits = spec.get("digits", 4)
     methods = list(dict.fromkeys(cells["method"]))
+    best = _best_per_dataset(cells, spec) if spec.get("mark_best") else {}
     names = {m: (p if isinstance(p, str) else m) for m, p in zip(cells["method"], cells["paper_method"])}
     rows = []
     for dataset, group in cells.groupby("dataset", sort=False):
@@ -147,8 +158,7 @@ def grid_rows(cells: pd.DataFrame, spec: dict) -> tuple[tuple[str, ...], tuple]:
                 row.append("")
                 continue
             ours = _fmt(c["mean"], digits)
-            row.append(
-                ours if pd.isna(c["published_mean"]) else f"{ours} ({_fmt(c['published_mean'], digits)})"
-            )
+            text = ours if pd.isna(c["published_mean"]) else f"{ours} ({_fmt(c['published_mean'], digits)})"
+            row.append(Styled(f"{text} ★", "ok") if (dataset, method) in best else text)
         rows.append(tuple(row))
     return ("Data set", *(names[m] for m in methods)), tuple(rows)

@@ -14,7 +14,11 @@ Each kind is one function ``(runs, spec) -> Figure``; ``spec`` is the figure's e
 - ``learning_curve``: ``metric`` (default ``error``, mean ± std over repeats) against the
   training size ``n_train`` (log scale unless ``log_x: false``), one line per method and one
   panel per data set, with the verdicts of the figure's ``claims`` printed below it, as the
-  BRF paper's Sec. 5.2 consistency example (its Fig. 2 draws only the distribution).
+  BRF paper's Sec. 5.2 consistency example (its Fig. 2 draws only the distribution);
+- ``bayes_matrix`` and ``time_accuracy``: which forest, every method of one experiment against
+  the plain ``baselines`` (``ranking``): the pairwise Bayesian signed-rank probabilities, whose
+  claims are each variant's verdict against the best baseline, and accuracy against fit time
+  with the Pareto front.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from matplotlib.figure import Figure
 from ..io import atomic_path, write_text_atomic
 from .c2rf_figures import paired_difference_box, runtime_ecdf
 from .claims import evaluate_curve_claim
+from .ranking import bayes_matrix, bayes_matrix_claims, time_accuracy
 
 MARKERS = "osD^v<>ph*"
 
@@ -188,6 +193,8 @@ KINDS = {
         runtime_ecdf,
         paired_difference_box,
         learning_curve,
+        bayes_matrix,
+        time_accuracy,
     )
 }
 
@@ -199,15 +206,24 @@ CURVE_AXES = {
 }
 
 
+# figure kinds whose claims come from the figure's own data, not from configured curve claims
+VERDICT_CLAIMS = {"bayes_matrix": bayes_matrix_claims}
+
+
 def draw_figure(runs: pd.DataFrame, spec: dict, stem: str | Path) -> list[Path]:
     """Draw the figure ``spec`` describes from ``runs``; write ``<stem>.png`` and ``.pdf`` (returned),
-    and ``<stem>.claims.json``: the verdicts of the figure's curve ``claims`` (a list, maybe empty)
-    for the report's claims table."""
+    and ``<stem>.claims.json``: the verdicts of the figure's curve ``claims``, or of a
+    ``VERDICT_CLAIMS`` kind's own (a list, maybe empty), for the report's claims table."""
     if spec["kind"] not in KINDS:
         raise ValueError(f"unknown figure kind {spec['kind']!r}; valid: {sorted(KINDS)}")
     fig = KINDS[spec["kind"]](runs, spec)
     fig.tight_layout()
-    claims = [evaluate_curve_claim(c, runs, *CURVE_AXES[spec["kind"]](spec)) for c in spec.get("claims", [])]
+    if spec["kind"] in VERDICT_CLAIMS:
+        claims = VERDICT_CLAIMS[spec["kind"]](runs, spec)
+    else:
+        claims = [
+            evaluate_curve_claim(c, runs, *CURVE_AXES[spec["kind"]](spec)) for c in spec.get("claims", [])
+        ]
     claims_path = Path(stem).with_suffix(".claims.json")
     write_text_atomic(claims_path, json.dumps(claims, indent=2, sort_keys=True) + "\n")
     written = []
