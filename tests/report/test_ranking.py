@@ -13,6 +13,7 @@ from forestrepro.report.claims import EQUIVALENT, FAILS, HOLDS, INCONCLUSIVE, UN
 from forestrepro.report.document import Styled
 from forestrepro.report.paper_figures import draw_figure
 from forestrepro.report.ranking import (
+    NO_PAPER,
     best_baseline,
     method_scores,
     pairwise_probabilities,
@@ -61,7 +62,7 @@ def test_each_variant_is_judged_against_the_best_plain_baseline():
         f"{m} beats the best plain baseline, strong_baseline" for m in ("better", "worse", "same", "mixed")
     ]
     assert [v["ours"] for v in found] == [HOLDS, FAILS, EQUIVALENT, INCONCLUSIVE]
-    assert {v["paper"] for v in found} == {UNKNOWN}  # no paper ran these data sets
+    assert {(v["paper"], v["paper_evidence"]) for v in found} == {(UNKNOWN, NO_PAPER)}  # no paper ran them
     with pytest.raises(ValueError, match="nope"):
         best_baseline(scores, ["nope"])
 

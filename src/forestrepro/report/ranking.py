@@ -27,6 +27,9 @@ from matplotlib.figure import Figure
 from ..stats.bayes import pairwise_claim
 from .claims import evaluate_claim
 
+# a verdict's paper side: no paper ran its variant against these baselines
+NO_PAPER = "no paper compares its variant with these baselines on these data sets"
+
 
 def method_scores(runs: pd.DataFrame, metric: str, methods: list[str]) -> pd.DataFrame:
     """Rows = data sets, columns = ``methods``: the mean of ``metric`` over each cell's folds,
@@ -72,21 +75,13 @@ def verdicts(
     dicts of ``claims.evaluate_claim`` for "<variant> beats <baseline>" (``bayes_better``)."""
     best = best_baseline(scores, baselines, higher_is_better)
     cells = scores.rename_axis(index="dataset", columns="method").stack().rename("mean").reset_index()
-    return [
-        evaluate_claim(
-            {
-                "text": f"{variant} beats the best plain baseline, {best}",
-                "kind": "bayes_better",
-                "a": variant,
-                "b": best,
-                "rope": rope,
-            },
-            cells,
-            {},
-            {"higher_is_better": higher_is_better},
-        )
-        for variant in variants
-    ]
+    found = []
+    for variant in variants:
+        claim = {"text": f"{variant} beats the best plain baseline, {best}", "kind": "bayes_better"}
+        claim.update(a=variant, b=best, rope=rope)
+        verdict = evaluate_claim(claim, cells, {}, {"higher_is_better": higher_is_better})
+        found.append({**verdict, "paper_evidence": NO_PAPER})
+    return found
 
 
 def pareto_front(points: pd.DataFrame) -> list[str]:
