@@ -253,11 +253,19 @@ def test_c2rfs_suite_takes_the_binary_data_sets_of_1000_rows_or_more_by_its_rule
 
 def test_the_suites_title_and_notes_count_its_data_sets_from_its_lists(tmp_path):
     paper = compose_config(["papers=[outofsample]"], profile="paper")["paper"]["outofsample"]
-    assert paper["title"] == "Beyond the papers: each paper's claims on 59 data sets none of them chose"
-    assert paper["notes"][0].endswith("so BRF runs on 58, RCRF on 57, WDF on 59.")
+    assert (
+        paper["title"]
+        == "Beyond the papers: each paper's claims, and which forest, on 59 data sets none of them chose"
+    )
+    assert "so BRF's claims are judged on 58, RCRF runs on 57, WDF on 59. " in paper["notes"][0]
+    assert "The ranking (ranking_accuracy) runs every method on all 59," in paper["notes"][0]
     assert "C2RF at 60 s per solve on the 7 binary data sets" in paper["notes"][1]
     paper = _suite_with_binary_entries(tmp_path)["paper"]["outofsample"]
-    assert paper["title"] == "Beyond the papers: each paper's claims on 61 data sets none of them chose"
+    assert (
+        paper["title"]
+        == "Beyond the papers: each paper's claims, and which forest, on 61 data sets none of them chose"
+    )
     assert paper["notes"][0].startswith("The data: 61 PMLB classification data sets")
-    assert paper["notes"][0].endswith("so BRF runs on 60, RCRF on 59, WDF on 61.")
+    assert "so BRF's claims are judged on 60, RCRF runs on 59, WDF on 61. " in paper["notes"][0]
+    assert "The ranking (ranking_accuracy) runs every method on all 61," in paper["notes"][0]
     assert "C2RF at 60 s per solve on the 8 binary data sets" in paper["notes"][1]
