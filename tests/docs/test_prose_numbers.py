@@ -38,7 +38,9 @@ def test_readme_counts_the_jobs_an_rf_ablation_of_brf_trains(capsys):
 
 def test_the_records_page_gives_the_out_of_sample_suites_jobs_and_cost(capsys):
     text = (REPO / "docs" / "pages" / "records.md").read_text()
-    said = re.search(r"([\d,]+) of its ([\d,]+) jobs have records; `plan` gives their cost, ([\d.]+) core-hours", text)
+    said = re.search(
+        r"([\d,]+) of its ([\d,]+) jobs have records; `plan` gives their cost, ([\d.]+) core-hours", text
+    )
     assert said, "records.md no longer gives the out-of-sample suite's jobs and cost"
     got = plan_counts(capsys, "papers=[outofsample]")
     assert (said[1].replace(",", ""), said[2].replace(",", "")) == (got["current"], got["jobs"])
