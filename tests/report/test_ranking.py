@@ -134,6 +134,10 @@ def test_the_figures_draw_and_write_the_verdicts_as_their_claims(tmp_path):
     few = runs[runs["dataset"] == "d0"]  # one complete data set: no test, no claim
     draw_figure(few, spec, tmp_path / "few")
     assert json.loads((tmp_path / "few.claims.json").read_text()) == []
+    partial = runs[runs["method"] != "mixed"]  # a method without any run yet (a partial report)
+    assert time_points(partial, spec).empty
+    for kind in ("bayes_matrix", "time_accuracy"):
+        assert draw_figure(partial, {**spec, "kind": kind}, tmp_path / f"partial_{kind}")
 
 
 def test_the_grid_marks_each_data_sets_best_cell_ties_all():

@@ -162,8 +162,11 @@ def bayes_matrix_claims(runs: pd.DataFrame, spec: dict) -> list[dict]:
 
 def time_points(runs: pd.DataFrame, spec: dict) -> pd.DataFrame:
     """Per method (index): ``score``, its mean ``metric`` over the compared data sets, and
-    ``seconds``, its mean fit seconds per fold over the same data sets' folds."""
+    ``seconds``, its mean fit seconds per fold over the same data sets' folds; no row before a
+    data set has a run of every method."""
     scores = _compared(runs, spec)
+    if scores.empty:  # a partial run: no data set has a run of every method yet
+        return pd.DataFrame({"seconds": [], "score": []})
     rows = runs[runs["dataset"].isin(scores.index) & runs["method"].isin(scores.columns)]
     seconds = rows.groupby("method")["fit_seconds"].mean()
     return pd.DataFrame({"seconds": seconds.reindex(scores.columns), "score": scores.mean()})
