@@ -1,0 +1,132 @@
+"""Grow a scikit-learn forest's trees without its per-tree overhead: the same trees, faster.
+
+A cascade level fits 8 forests x 3 folds of hundreds of trees each (WDF Sec. 3), and on small
+data sets scikit-learn spends more time around each tree than growing it: ``fit`` clones every
+tree through parameter introspection (``_make_estimator``), and each tree's ``_fit`` checks
+the targets again (``check_classification_targets``, ``np.unique``) and validates its sample
+weights (``benchmarks/cascade.md``). ``grow`` validates the data once per forest and hands
+each tree straight to scikit-learn's own builder (criterion, splitter, ``DepthFirstTreeBuilder``),
+with the random streams ``fit`` would use:
+
+- tree ``k``'s seed is the ``k``-th ``randint(2**31 - 1)`` of the forest's ``random_state``
+  (``_set_random_states``), its splitter draws from ``RandomState(seed)`` and its bootstrap
+  sample is ``_generate_sample_indices(seed, n, n)``, passed as multiplicities
+  (``_parallel_build_trees``);
+- the parameters are the defaults of ``RandomForestClassifier`` / ``ExtraTreesClassifier``
+  but for ``n_estimators``, ``max_features``, ``bootstrap``, ``n_jobs`` and ``random_state``
+  (the only ones a cascade sets); any other setting is refused, naming it.
+
+So the fitted forest is the one ``forest.fit`` returns, node for node, with the same
+attributes (``estimators_``, ``estimators_samples_``, ``classes_``; ``tests/cascade/
+test_growth.py``), whatever ``n_jobs``.
+"""
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
+from sklearn.ensemble._forest import _generate_sample_indices
+from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
+from sklearn.tree._classes import CRITERIA_CLF, DENSE_SPLITTERS
+from sklearn.tree._tree import DepthFirstTreeBuilder, Tree
+from sklearn.utils import check_random_state
+
+MAX_SEED = np.iinfo(np.int32).max
+GROWN_PARAMETERS = frozenset({"n_estimators", "max_features", "bootstrap", "n_jobs", "random_state"})
+"""The forest parameters ``grow`` follows; every other one must keep its default."""
+TREE_KINDS = {RandomForestClassifier: DecisionTreeClassifier, ExtraTreesClassifier: ExtraTreeClassifier}
+
+
+def check_growable(forest):
+    """Raise ``ValueError`` unless ``grow`` grows ``forest``'s very trees: a
+    ``RandomForestClassifier`` or ``ExtraTreesClassifier`` whose parameters outside
+    ``GROWN_PARAMETERS`` are at their defaults."""
+    kind = type(forest)
+    if kind not in TREE_KINDS:
+        raise ValueError(
+            f"a cascade forest is a RandomForestClassifier or ExtraTreesClassifier, got {kind.__name__}"
+        )
+    defaults = kind().get_params()
+    for name, value in forest.get_params().items():
+        if name not in GROWN_PARAMETERS and not _same(value, defaults[name]):
+            raise ValueError(
+                f"{kind.__name__}({name}={value!r}) is not grown by the cascade's forests; "
+                f"only {', '.join(sorted(GROWN_PARAMETERS))} may differ from the defaults"
+            )
+
+
+def _same(value, default):
+    return value is default or (type(value) is type(default) and value == default)
+
+
+def tree_seeds(random_state, n_trees):
+    """Each tree's seed, drawn as ``BaseForest.fit`` draws them (``_set_random_states``)."""
+    random_state = check_random_state(random_state)
+    return [random_state.randint(MAX_SEED) for _ in range(n_trees)]
+
+
+def grow(forest, X, y):
+    """Fit ``forest`` (unfitted; see ``check_growable``) on ``X``, float32 without missing
+    values, and ``y``, class indices ``0 .. n_classes - 1``: ``forest.fit(X, y)``'s trees.
+
+    Returns ``forest``, fitted.
+    """
+    check_growable(forest)
+    X = np.asarray(X, dtype=np.float32)
+    classes, y_indices = np.unique(np.asarray(y), return_inverse=True)
+    targets = np.ascontiguousarray(y_indices.reshape(-1, 1), dtype=np.float64)
+    n_samples, n_features = X.shape
+    n_classes = np.array([classes.size], dtype=np.intp)
+    tree_template = TREE_KINDS[type(forest)](max_features=forest.max_features)
+    max_features = _max_features(forest.max_features, n_features)
+
+    def grow_tree(seed):
+        tree = TREE_KINDS[type(forest)](max_features=forest.max_features, random_state=seed)
+        weights = None
+        if forest.bootstrap:
+            indices = _generate_sample_indices(seed, n_samples, n_samples, None)
+            weights = np.bincount(indices, minlength=n_samples).astype(np.float64)
+        splitter = DENSE_SPLITTERS[tree_template.splitter](
+            CRITERIA_CLF[tree_template.criterion](1, n_classes),
+            max_features,
+            1,
+            0.0,
+            check_random_state(seed),
+            None,
+        )
+        tree.n_features_in_ = n_features  # the attributes in ``_fit``'s order, as pickles keep it
+        tree.n_outputs_ = 1
+        tree.classes_ = np.arange(classes.size, dtype=np.float64)
+        tree.n_classes_ = np.intp(classes.size)
+        tree.max_features_ = max_features
+        tree.tree_ = Tree(n_features, n_classes, 1)
+        DepthFirstTreeBuilder(splitter, 2, 1, 0.0, np.iinfo(np.int32).max, 0.0).build(
+            tree.tree_, X, targets, weights, None
+        )
+        return tree
+
+    forest.n_features_in_ = n_features  # the attributes in ``BaseForest.fit``'s order
+    forest._n_samples = n_samples
+    forest.n_outputs_ = 1
+    forest.classes_ = classes
+    forest.n_classes_ = classes.size
+    forest._sample_weight = None
+    forest._n_samples_bootstrap = n_samples if forest.bootstrap else None
+    forest.estimator_ = forest.estimator
+    seeds = tree_seeds(forest.random_state, forest.n_estimators)
+    forest.estimators_ = Parallel(n_jobs=forest.n_jobs, prefer="threads")(
+        delayed(grow_tree)(seed) for seed in seeds
+    )
+    return forest
+
+
+def _max_features(max_features, n_features):
+    """Features drawn per node, as ``BaseDecisionTree._fit`` reads ``max_features``."""
+    if max_features == "sqrt":
+        return max(1, int(np.sqrt(n_features)))
+    if max_features == "log2":
+        return max(1, int(np.log2(n_features)))
+    if max_features is None:
+        return n_features
+    if isinstance(max_features, (int, np.integer)):
+        return int(max_features)
+    return max(1, int(max_features * n_features)) if max_features > 0.0 else 0
