@@ -1,0 +1,411 @@
+"""scikit-learn's classification tree, node for node, grown by a compiled builder.
+
+``grow_sklearn_tree`` returns the very ``sklearn.tree._tree.Tree`` that scikit-learn 1.9.1's
+``DepthFirstTreeBuilder`` grows with ``BestSplitter`` (``splitter="best"``, random forests) or
+``RandomSplitter`` (``splitter="random"``, extremely randomized trees) and the Gini criterion,
+for the settings of a cascade level's trees: dense float32 ``X`` without missing values, one
+output, ``min_samples_split=2``, ``min_samples_leaf=1``, ``min_weight_fraction_leaf=0``,
+``max_depth=None``, ``min_impurity_decrease=0``, and sample weights that are whole numbers
+(bootstrap multiplicities) or none.  Every node (children, feature, threshold, impurity,
+sample counts, ``missing_go_to_left``), every value and ``max_depth`` are scikit-learn's.
+
+It follows ``sklearn/tree/_splitter.pyx``, ``_partitioner.pyx``, ``_criterion.pyx`` and
+``_tree.pyx`` step by step: the splitter's random state and its draws
+(:mod:`._sklearn_rand`); the Fisher-Yates draw of features over the persistent ``features``
+array with the known, found and drawn constant features and the count of constant features
+handed to the children; ``FEATURE_THRESHOLD`` (float32) between neighbouring values; the
+threshold ``Xf[p - 1] / 2.0 + Xf[p] / 2.0``; the strict ``>`` on the proxy improvement
+(features in draw order, positions ascending); Gini's impurity, the improvement and the node
+values in scikit-learn's float64 operation order; the ``EPSILON`` leaf test; the stack order
+and node numbering of the depth-first builder.
+
+One step differs, the sort of a node's values (``trees._sort.sort_together``: radix sort on the
+float32 bits from 256 values, introsort below, instead of scikit-learn's introsort), and it
+cannot change a number: everything the best split reads is a function of the sorted sequence
+of values, which is unique, and of class sums over the samples left of a cut, which are sums of
+whole numbers in float64, exact in any order.  Which sample among equal values comes first
+differs, but samples are sent to the children by ``X <= threshold``, as scikit-learn sends
+them (``partition_samples_final``), and the threshold lies strictly between two different
+float32 values (their float64 midpoint), so each child holds the same samples.  With weights
+that are not whole numbers the sums would depend on the order: ``grow_sklearn_tree`` refuses
+them.
+"""
+
+import numpy as np
+from numba import njit
+from sklearn.tree._tree import NODE_DTYPE, Tree
+
+from ..trees._sort import sort_together
+from ._sklearn_rand import rand_int, rand_uniform, splitter_state
+
+FEATURE_THRESHOLD = np.float32(1e-7)
+EPSILON = np.finfo(np.float64).eps
+TREE_LEAF = -1
+TREE_UNDEFINED = -2
+SPLITTERS = {"best": 0, "random": 1}
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _gini(counts, weight):
+    """Gini's ``node_impurity`` (one output): ``1 - sum(count^2) / weight^2``."""
+    sq_count = 0.0
+    for c in range(counts.shape[0]):
+        sq_count += counts[c] * counts[c]
+    return 1.0 - sq_count / (weight * weight)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _children_gini(sum_left, sum_total, weight_left, weight_node, sum_right):
+    """Gini's ``children_impurity``: the left and right impurities of a cut."""
+    for c in range(sum_total.shape[0]):
+        sum_right[c] = sum_total[c] - sum_left[c]
+    return _gini(sum_left, weight_left), _gini(sum_right, weight_node - weight_left)
+
+
+@njit(cache=True, nogil=True)
+def _left_sums(samples, start, pos, y, w, sum_left):
+    """Class sums and total weight of ``samples[start:pos]`` into ``sum_left``; the weight."""
+    sum_left[:] = 0.0
+    weight = 0.0
+    for p in range(start, pos):
+        i = samples[p]
+        sum_left[y[i]] += w[i]
+        weight += w[i]
+    return weight
+
+
+@njit(cache=True, nogil=True)
+def _partition(X, samples, start, end, feature, threshold):
+    """``partition_samples_final``: ``X <= threshold`` first; the first position on the right."""
+    left = start
+    right = end
+    while left < right:
+        if X[samples[left], feature] <= threshold:
+            left += 1
+        else:
+            right -= 1
+            samples[left], samples[right] = samples[right], samples[left]
+    return right
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _best_cut(X, y, w, samples, values, start, end, feature, sum_total, weight_node, work, best):
+    """Sort the node's values of ``feature`` and scan its cuts (``node_split_best``'s inner loop).
+
+    ``best`` holds (proxy, position, threshold) of the best cut so far and is updated in place
+    on a strictly better one; returns True if the feature is constant at the node.
+    """
+    for p in range(start, end):
+        values[p] = X[samples[p], feature]
+    sort_together(values, samples, start, end)
+    if values[end - 1] <= values[start] + FEATURE_THRESHOLD:
+        return True
+    sum_left = work[0]
+    sum_right = work[1]
+    sum_left[:] = 0.0
+    weight_left = 0.0
+    for p in range(start, end - 1):
+        i = samples[p]
+        sum_left[y[i]] += w[i]
+        weight_left += w[i]
+        if values[p + 1] <= values[p] + FEATURE_THRESHOLD:
+            continue
+        impurity_left, impurity_right = _children_gini(
+            sum_left, sum_total, weight_left, weight_node, sum_right
+        )
+        weight_right = weight_node - weight_left
+        proxy = -weight_right * impurity_right - weight_left * impurity_left
+        if proxy > best[0]:
+            best[0] = proxy
+            best[1] = p + 1
+            best[2] = values[p] / 2.0 + values[p + 1] / 2.0
+    return False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _random_cut(X, y, w, samples, values, start, end, feature, sum_total, weight_node, work, best, state):
+    """Draw a threshold of ``feature`` and score it (``node_split_random``'s inner loop).
+
+    Updates ``best`` (proxy, position, threshold) on a strictly better cut; returns True if
+    the feature is constant at the node.
+    """
+    low = X[samples[start], feature]
+    high = low
+    for p in range(start, end):
+        value = X[samples[p], feature]
+        values[p] = value
+        if value < low:
+            low = value
+        elif value > high:
+            high = value
+    if high <= low + FEATURE_THRESHOLD:
+        return True
+    threshold = rand_uniform(np.float64(low), np.float64(high), state)
+    if threshold == high:
+        threshold = np.float64(low)
+    left = start
+    right = end
+    while left < right:
+        if values[left] <= threshold:
+            left += 1
+        else:
+            right -= 1
+            values[left], values[right] = values[right], values[left]
+            samples[left], samples[right] = samples[right], samples[left]
+    if right - start < 1 or end - right < 1:
+        return False
+    sum_left = work[0]
+    weight_left = _left_sums(samples, start, right, y, w, sum_left)
+    impurity_left, impurity_right = _children_gini(sum_left, sum_total, weight_left, weight_node, work[1])
+    proxy = -(weight_node - weight_left) * impurity_right - weight_left * impurity_left
+    if proxy > best[0]:
+        best[0] = proxy
+        best[1] = right
+        best[2] = threshold
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _split(
+    X,
+    y,
+    w,
+    samples,
+    values,
+    features,
+    constant_features,
+    start,
+    end,
+    n_known_constants,
+    max_features,
+    splitter,
+    sum_total,
+    weight_node,
+    work,
+    state,
+):
+    """``node_split_best`` or ``node_split_random`` (``splitter`` 0 or 1) on ``samples[start:end]``.
+
+    Returns (position, feature, threshold, number of constant features for the children); the
+    position is ``end`` when no cut was found. The samples are partitioned at the position.
+    """
+    n_features = features.shape[0]
+    f_i = n_features
+    n_visited = 0
+    n_found_constants = 0
+    n_drawn_constants = 0
+    n_total_constants = n_known_constants
+    best = np.array([-np.inf, end, 0.0])
+    best_feature = 0
+    while f_i > n_total_constants and (
+        n_visited < max_features or n_visited <= n_found_constants + n_drawn_constants
+    ):
+        n_visited += 1
+        f_j = rand_int(n_drawn_constants, f_i - n_found_constants, state)
+        if f_j < n_known_constants:
+            features[n_drawn_constants], features[f_j] = features[f_j], features[n_drawn_constants]
+            n_drawn_constants += 1
+            continue
+        f_j += n_found_constants
+        feature = features[f_j]
+        proxy_before = best[0]
+        if splitter == 0:
+            constant = _best_cut(
+                X, y, w, samples, values, start, end, feature, sum_total, weight_node, work, best
+            )
+        else:
+            constant = _random_cut(
+                X, y, w, samples, values, start, end, feature, sum_total, weight_node, work, best, state
+            )
+        if constant:
+            features[f_j], features[n_total_constants] = features[n_total_constants], features[f_j]
+            n_found_constants += 1
+            n_total_constants += 1
+            continue
+        f_i -= 1
+        features[f_i], features[f_j] = features[f_j], features[f_i]
+        if best[0] > proxy_before:
+            best_feature = feature
+    position = np.intp(best[1])
+    if position < end:
+        _partition(X, samples, start, end, best_feature, best[2])
+    features[:n_known_constants] = constant_features[:n_known_constants]
+    constant_features[n_known_constants:n_total_constants] = features[n_known_constants:n_total_constants]
+    return position, best_feature, best[2], n_total_constants
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push(stack, stack_impurity, top, start, end, depth, parent, is_left, n_constants, impurity):
+    """Push a node's record on the builder's stack; the new top."""
+    stack[top, 0] = start
+    stack[top, 1] = end
+    stack[top, 2] = depth
+    stack[top, 3] = parent
+    stack[top, 4] = is_left
+    stack[top, 5] = n_constants
+    stack_impurity[top] = impurity
+    return top + 1
+
+
+@njit(cache=True, nogil=True)
+def _grow(X, y, w, n_classes, max_features, splitter, state):
+    """``DepthFirstTreeBuilder.build``: the node arrays, the values and the depth of the tree."""
+    n_rows = X.shape[0]
+    samples = np.empty(n_rows, dtype=np.intp)
+    n_samples = 0
+    weight_all = 0.0
+    for i in range(n_rows):
+        if w[i] != 0.0:
+            samples[n_samples] = i
+            n_samples += 1
+        weight_all += w[i]
+    values = np.empty(n_rows, dtype=np.float32)
+    features = np.arange(X.shape[1])
+    constant_features = np.empty(X.shape[1], dtype=np.intp)
+    sum_total = np.zeros(n_classes)
+    work = np.zeros((2, n_classes))
+
+    capacity = max(2 * n_samples - 1, 1)
+    left = np.full(capacity, TREE_LEAF, dtype=np.intp)
+    right = np.full(capacity, TREE_LEAF, dtype=np.intp)
+    feature_of = np.full(capacity, TREE_UNDEFINED, dtype=np.intp)
+    threshold_of = np.full(capacity, np.float64(TREE_UNDEFINED))
+    impurity_of = np.zeros(capacity)
+    n_node_samples = np.zeros(capacity, dtype=np.intp)
+    weighted_n_node_samples = np.zeros(capacity)
+    missing_go_to_left = np.zeros(capacity, dtype=np.uint8)
+    node_values = np.zeros((capacity, n_classes))
+
+    # the stack: start, end, depth, parent, is_left, n_constant_features; and the impurity
+    stack = np.empty((n_samples + 1, 6), dtype=np.intp)
+    stack_impurity = np.empty(n_samples + 1)
+    top = _push(stack, stack_impurity, 0, 0, n_samples, 0, TREE_UNDEFINED, 0, 0, np.inf)
+    node_count = 0
+    max_depth_seen = -1
+    while top > 0:
+        top -= 1
+        start, end, depth, parent, is_left, n_constants = (
+            stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3], stack[top, 4], stack[top, 5]
+        )  # fmt: skip
+        impurity = stack_impurity[top]
+        weight_node = _left_sums(samples, start, end, y, w, sum_total)
+        if node_count == 0:
+            impurity = _gini(sum_total, weight_node)
+        is_leaf = end - start < 2 or impurity <= EPSILON
+        if not is_leaf:
+            position, feature, threshold, n_constants = _split(
+                X,
+                y,
+                w,
+                samples,
+                values,
+                features,
+                constant_features,
+                start,
+                end,
+                n_constants,
+                max_features,
+                splitter,
+                sum_total,
+                weight_node,
+                work,
+                state,
+            )
+            is_leaf = position >= end
+            if not is_leaf:
+                weight_left = _left_sums(samples, start, position, y, w, work[0])
+                impurity_left, impurity_right = _children_gini(
+                    work[0], sum_total, weight_left, weight_node, work[1]
+                )
+                weight_right = weight_node - weight_left
+                improvement = (weight_node / weight_all) * (
+                    impurity
+                    - (weight_right / weight_node * impurity_right)
+                    - (weight_left / weight_node * impurity_left)
+                )
+                is_leaf = improvement + EPSILON < 0.0
+        node = node_count
+        node_count += 1
+        if parent != TREE_UNDEFINED:
+            if is_left:
+                left[parent] = node
+            else:
+                right[parent] = node
+        impurity_of[node] = impurity
+        n_node_samples[node] = end - start
+        weighted_n_node_samples[node] = weight_node
+        for c in range(n_classes):
+            node_values[node, c] = sum_total[c] / weight_node
+        if not is_leaf:
+            feature_of[node] = feature
+            threshold_of[node] = threshold
+            missing_go_to_left[node] = position - start > end - position
+            top = _push(
+                stack, stack_impurity, top, position, end, depth + 1, node, 0, n_constants, impurity_right
+            )
+            top = _push(
+                stack, stack_impurity, top, start, position, depth + 1, node, 1, n_constants, impurity_left
+            )
+        if depth > max_depth_seen:
+            max_depth_seen = depth
+    return (
+        left[:node_count],
+        right[:node_count],
+        feature_of[:node_count],
+        threshold_of[:node_count],
+        impurity_of[:node_count],
+        n_node_samples[:node_count],
+        weighted_n_node_samples[:node_count],
+        missing_go_to_left[:node_count],
+        node_values[:node_count],
+        max_depth_seen,
+    )
+
+
+def _checked_weights(sample_weight, n_rows):
+    """Sample weights as float64, ones if None; whole non-negative numbers only."""
+    if sample_weight is None:
+        return np.ones(n_rows)
+    w = np.ascontiguousarray(sample_weight, dtype=np.float64)
+    if w.shape != (n_rows,) or not np.all((w >= 0) & (w == np.floor(w))):
+        raise ValueError("sample_weight must hold one whole non-negative number per row")
+    return w
+
+
+def grow_sklearn_tree(
+    X, y, n_classes, *, max_features, splitter="best", sample_weight=None, random_state=None
+):
+    """Grow scikit-learn's tree (see the module docstring) on float32 ``X`` and class codes ``y``.
+
+    ``y`` holds codes ``0..n_classes - 1`` (scikit-learn's ``np.unique`` inverse of the labels),
+    ``max_features`` is the number of features drawn per node (scikit-learn's
+    ``max_features_``), ``splitter`` is ``"best"`` or ``"random"`` and ``random_state`` is
+    what the tree's ``random_state`` would be (an int, None or a ``RandomState``, from which the
+    splitter draws its state once). Returns a ``sklearn.tree._tree.Tree``: ``predict``,
+    ``apply`` and a classifier's ``tree_`` work unchanged.
+    """
+    X = np.asarray(X)
+    if X.dtype != np.float32 or X.ndim != 2 or not np.isfinite(X).all():
+        raise ValueError("X must be a 2-d float32 array of finite values")
+    y = np.ascontiguousarray(y, dtype=np.intp)
+    if y.shape != (X.shape[0],) or y.min() < 0 or y.max() >= n_classes:
+        raise ValueError(f"y must hold one class code in [0, {n_classes}) per row")
+    if not 1 <= max_features <= X.shape[1]:
+        raise ValueError(f"max_features must lie in [1, {X.shape[1]}], got {max_features}")
+    w = _checked_weights(sample_weight, X.shape[0])
+    state = splitter_state(random_state)
+    grown = _grow(X, y, w, n_classes, max_features, SPLITTERS[splitter], state)
+    *fields, values, max_depth = grown
+    nodes = np.zeros(len(values), dtype=NODE_DTYPE)
+    for name, field in zip(NODE_DTYPE.names, fields, strict=True):
+        nodes[name] = field
+    tree = Tree(X.shape[1], np.array([n_classes], dtype=np.intp), 1)
+    tree.__setstate__(
+        {
+            "max_depth": max_depth,
+            "node_count": len(values),
+            "nodes": nodes,
+            "values": np.ascontiguousarray(values.reshape(len(values), 1, n_classes)),
+        }
+    )
+    return tree
