@@ -373,7 +373,7 @@ def _checked_weights(sample_weight, n_rows):
 
 
 def grow_sklearn_tree(
-    X, y, n_classes, *, max_features, splitter="best", sample_weight=None, random_state=None
+    X, y, n_classes, *, max_features, splitter="best", sample_weight=None, random_state=None, check_input=True
 ):
     """Grow scikit-learn's tree (see the module docstring) on float32 ``X`` and class codes ``y``.
 
@@ -383,13 +383,18 @@ def grow_sklearn_tree(
     what the tree's ``random_state`` would be (an int, None or a ``RandomState``, from which the
     splitter draws its state once). Returns a ``sklearn.tree._tree.Tree``: ``predict``,
     ``apply`` and a classifier's ``tree_`` work unchanged.
+
+    ``check_input=False`` skips the checks that read all of ``X`` and ``y`` (finite values,
+    class codes in range), as scikit-learn's forests fit their trees: the caller vouches for them.
     """
     X = np.asarray(X)
-    if X.dtype != np.float32 or X.ndim != 2 or not np.isfinite(X).all():
-        raise ValueError("X must be a 2-d float32 array of finite values")
+    if X.dtype != np.float32 or X.ndim != 2:
+        raise ValueError("X must be a 2-d float32 array")
     y = np.ascontiguousarray(y, dtype=np.intp)
-    if y.shape != (X.shape[0],) or y.min() < 0 or y.max() >= n_classes:
-        raise ValueError(f"y must hold one class code in [0, {n_classes}) per row")
+    if y.shape != (X.shape[0],):
+        raise ValueError("y must hold one class code per row")
+    if check_input and (not np.isfinite(X).all() or y.min() < 0 or y.max() >= n_classes):
+        raise ValueError(f"X must be finite and y must hold class codes in [0, {n_classes})")
     if not 1 <= max_features <= X.shape[1]:
         raise ValueError(f"max_features must lie in [1, {X.shape[1]}], got {max_features}")
     w = _checked_weights(sample_weight, X.shape[0])

@@ -1,0 +1,153 @@
+"""``grow_sklearn_tree`` grows scikit-learn's tree node for node.
+
+Each case fits scikit-learn's ``DecisionTreeClassifier(max_features="sqrt")`` (a random
+forest's tree) or ``ExtraTreeClassifier(max_features=1)`` (a completely random forest's tree,
+as in a cascade level) and our builder with the same seed, with a bootstrap's multiplicities as
+sample weights (``np.bincount`` of ``RandomState(seed).randint(0, n, n)``) or none, on float32
+``X`` in C and in Fortran order, and requires ``Tree.__getstate__()`` to be equal: every field
+of every node (bit for bit, padding included), every value and ``max_depth``.
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
+from sklearn.utils._random import _our_rand_r_py
+
+from forestrepro.cascade._sklearn_rand import our_rand_r
+from forestrepro.cascade.sklearn_trees import grow_sklearn_tree
+from forestrepro.data import DatasetError, load_dataset, load_spec
+
+# the mirror the pipeline reads: $FORESTREPRO_MIRROR, else the shared one next to the repository
+MIRROR = Path(
+    os.environ.get("FORESTREPRO_MIRROR") or Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets"
+)
+SEEDS = (0, 1, 7)
+REFERENCE = {
+    "best": lambda seed: DecisionTreeClassifier(max_features="sqrt", random_state=seed),
+    "random": lambda seed: ExtraTreeClassifier(max_features=1, random_state=seed),
+}
+
+
+def _mirror_data(name, rows=None):
+    """float32 ``X`` and class codes ``y`` of a mirror data set, its first ``rows`` rows."""
+    try:
+        frame = load_dataset(load_spec(name), sources=("mirror",), mirror_dir=MIRROR).frame
+    except DatasetError as error:
+        pytest.skip(f"{name} is not in the mirror {MIRROR}: {error}")
+    frame = frame.iloc[:rows]
+    X = frame.drop(columns="target").to_numpy(np.float32)
+    return X, np.unique(frame["target"].to_numpy(), return_inverse=True)[1]
+
+
+def _vote_fractions(n_rows=400, n_windows=150, n_classes=5, n_votes=50, seed=0):
+    """A wide input like a cascade level's: per window, the fractions k/50 of 50 votes over the
+    classes (many tied values), the true class favoured; ``n_windows * n_classes`` columns."""
+    rng = np.random.RandomState(seed)
+    y = rng.randint(0, n_classes, n_rows)
+    logits = rng.normal(size=(n_rows, n_windows, n_classes))
+    logits[np.arange(n_rows), :, y] += rng.uniform(0.0, 1.5, size=(n_windows,))
+    p = np.exp(logits) / np.exp(logits).sum(axis=2, keepdims=True)
+    votes = np.stack([[rng.multinomial(n_votes, p[i, j]) for j in range(n_windows)] for i in range(n_rows)])
+    return (votes / n_votes).reshape(n_rows, -1).astype(np.float32), y
+
+
+def _bootstrap(n, seed):
+    return np.bincount(np.random.RandomState(seed).randint(0, n, n), minlength=n).astype(np.float64)
+
+
+def assert_same_trees(X, y, splitter, seed, bootstrap):
+    """scikit-learn's tree and ours, grown on ``X`` with the same seed, are equal."""
+    weights = _bootstrap(len(y), seed) if bootstrap else None
+    reference = REFERENCE[splitter](seed).fit(X, y, sample_weight=weights)
+    ours = grow_sklearn_tree(
+        X,
+        y,
+        reference.n_classes_,
+        max_features=reference.max_features_,
+        splitter=splitter,
+        sample_weight=weights,
+        random_state=seed,
+    )
+    expected, got = reference.tree_.__getstate__(), ours.__getstate__()
+    assert got["node_count"] == expected["node_count"]
+    assert got["max_depth"] == expected["max_depth"]
+    assert got["nodes"].tobytes() == expected["nodes"].tobytes()
+    assert got["values"].tobytes() == expected["values"].tobytes()
+    return reference, ours
+
+
+@pytest.mark.parametrize("splitter", ["best", "random"])
+@pytest.mark.parametrize(
+    "name, rows",
+    [("wine", None), ("ionosphere", None), ("yeast", None), ("satimage", None), ("letter", 5000)],
+)
+def test_mirror_data_sets(name, rows, splitter):
+    X, y = _mirror_data(name, rows)
+    for order in "CF":
+        Xo = np.asarray(X, order=order)
+        for seed in SEEDS:
+            for bootstrap in (False, True):
+                assert_same_trees(Xo, y, splitter, seed, bootstrap)
+
+
+@pytest.mark.parametrize("splitter", ["best", "random"])
+def test_wide_tied_vote_fractions(splitter):
+    """Many columns of few distinct values, as a cascade level's class vectors."""
+    X, y = _vote_fractions()
+    assert len(np.unique(X)) <= 51
+    for order in "CF":
+        Xo = np.asarray(X, order=order)
+        for seed in SEEDS:
+            for bootstrap in (False, True):
+                assert_same_trees(Xo, y, splitter, seed, bootstrap)
+
+
+def test_constant_features_and_duplicates():
+    """Constant columns (known, found and drawn constants) and duplicated rows."""
+    rng = np.random.RandomState(3)
+    X = np.repeat(rng.randint(0, 3, size=(60, 12)).astype(np.float32), 3, axis=0)
+    X[:, ::3] = 1.0
+    y = rng.randint(0, 3, len(X))
+    for splitter in ("best", "random"):
+        for seed in SEEDS:
+            for bootstrap in (False, True):
+                assert_same_trees(X, y, splitter, seed, bootstrap)
+
+
+def test_predictions_are_sklearns():
+    """The tree predicts as scikit-learn's does when put in a fitted classifier."""
+    X, y = _vote_fractions(n_rows=200, n_windows=40)
+    reference, ours = assert_same_trees(X, y, "best", 5, True)
+    expected = reference.predict_proba(X)
+    reference.tree_ = ours
+    np.testing.assert_array_equal(reference.predict_proba(X), expected)
+
+
+def test_rand_r_is_sklearns():
+    """One step of our generator from a state is scikit-learn's ``our_rand_r`` from it."""
+    for seed in (
+        0,
+        1,
+        2,
+        12345,
+        2**31 - 1,
+        2**31,
+        2**32 - 1,
+        *np.random.RandomState(0).randint(0, 2**32, 200),
+    ):
+        state = np.array([seed], dtype=np.int64)
+        assert our_rand_r(state) == _our_rand_r_py(int(seed))
+
+
+def test_refuses_weights_that_are_not_whole_numbers():
+    X, y = _vote_fractions(n_rows=50, n_windows=4)
+    with pytest.raises(ValueError, match="whole"):
+        grow_sklearn_tree(X, y, 5, max_features=2, sample_weight=np.full(50, 0.5))
+    with pytest.raises(ValueError, match="float32"):
+        grow_sklearn_tree(X.astype(np.float64), y, 5, max_features=2)
+    X[3, 3] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        grow_sklearn_tree(X, y, 5, max_features=2)
