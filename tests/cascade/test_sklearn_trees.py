@@ -6,6 +6,11 @@ as in a cascade level) and our builder with the same seed, with a bootstrap's mu
 sample weights (``np.bincount`` of ``RandomState(seed).randint(0, n, n)``) or none, on float32
 ``X`` in C and in Fortran order, and requires ``Tree.__getstate__()`` to be equal: every field
 of every node (bit for bit, padding included), every value and ``max_depth``.
+
+The cases reach both ways of finding a best cut: counting a feature's codes (where the column
+has at most twice as many distinct values as the node has samples: the large nodes) and sorting
+them (the small nodes, e.g. below 8 samples on letter's 16-valued columns, below 140 on
+ionosphere's), and both code widths (uint8; uint16 on ionosphere, checked below).
 """
 
 import os
@@ -17,6 +22,7 @@ from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 from sklearn.utils._random import _our_rand_r_py
 
 from forestrepro.cascade._sklearn_rand import our_rand_r
+from forestrepro.cascade.column_codes import column_codes
 from forestrepro.cascade.sklearn_trees import grow_sklearn_tree
 from forestrepro.data import DatasetError, load_dataset, load_spec
 
@@ -50,7 +56,9 @@ def _vote_fractions(n_rows=400, n_windows=150, n_classes=5, n_votes=50, seed=0):
     logits = rng.normal(size=(n_rows, n_windows, n_classes))
     logits[np.arange(n_rows), :, y] += rng.uniform(0.0, 1.5, size=(n_windows,))
     p = np.exp(logits) / np.exp(logits).sum(axis=2, keepdims=True)
-    votes = np.stack([[rng.multinomial(n_votes, p[i, j]) for j in range(n_windows)] for i in range(n_rows)])
+    draws = rng.uniform(size=(n_rows, n_windows, n_votes, 1)) > p.cumsum(axis=2)[:, :, None, :]
+    voted = np.minimum(draws.sum(axis=3), n_classes - 1)  # each vote's class
+    votes = (voted[..., None] == np.arange(n_classes)).sum(axis=2)
     return (votes / n_votes).reshape(n_rows, -1).astype(np.float32), y
 
 
@@ -58,12 +66,13 @@ def _bootstrap(n, seed):
     return np.bincount(np.random.RandomState(seed).randint(0, n, n), minlength=n).astype(np.float64)
 
 
-def assert_same_trees(X, y, splitter, seed, bootstrap):
-    """scikit-learn's tree and ours, grown on ``X`` with the same seed, are equal."""
+def assert_same_trees(X, y, splitter, seed, bootstrap, coded=None):
+    """scikit-learn's tree and ours, grown on ``X`` (or its ``coded`` columns) with the same
+    seed, are equal."""
     weights = _bootstrap(len(y), seed) if bootstrap else None
     reference = REFERENCE[splitter](seed).fit(X, y, sample_weight=weights)
     ours = grow_sklearn_tree(
-        X,
+        X if coded is None else coded,
         y,
         reference.n_classes_,
         max_features=reference.max_features_,
@@ -91,6 +100,21 @@ def test_mirror_data_sets(name, rows, splitter):
         for seed in SEEDS:
             for bootstrap in (False, True):
                 assert_same_trees(Xo, y, splitter, seed, bootstrap)
+
+
+def test_ionosphere_needs_wide_codes():
+    """The uint16 codes are reached by ``test_mirror_data_sets``."""
+    assert column_codes(_mirror_data("ionosphere")[0]).codes.dtype == np.uint16
+
+
+def test_one_coding_serves_every_tree():
+    """Columns coded once, as a forest would, give each seed's tree."""
+    X, y = _vote_fractions(n_rows=300, n_windows=60, seed=4)
+    X = np.asfortranarray(X)
+    coded = column_codes(X)
+    for splitter in ("best", "random"):
+        for seed in range(10, 16):
+            assert_same_trees(X, y, splitter, seed, True, coded=coded)
 
 
 @pytest.mark.parametrize("splitter", ["best", "random"])
@@ -148,6 +172,8 @@ def test_refuses_weights_that_are_not_whole_numbers():
         grow_sklearn_tree(X, y, 5, max_features=2, sample_weight=np.full(50, 0.5))
     with pytest.raises(ValueError, match="float32"):
         grow_sklearn_tree(X.astype(np.float64), y, 5, max_features=2)
+    with pytest.raises(ValueError, match="class code"):
+        grow_sklearn_tree(X, y + 1, 5, max_features=2)
     X[3, 3] = np.nan
     with pytest.raises(ValueError, match="finite"):
         grow_sklearn_tree(X, y, 5, max_features=2)

@@ -19,17 +19,24 @@ threshold ``Xf[p - 1] / 2.0 + Xf[p] / 2.0``; the strict ``>`` on the proxy impro
 values in scikit-learn's float64 operation order; the ``EPSILON`` leaf test; the stack order
 and node numbering of the depth-first builder.
 
-One step differs, the sort of a node's values (``trees._sort.sort_together``: radix sort on the
-float32 bits from 256 values, introsort below, instead of scikit-learn's introsort), and it
-cannot change a number: everything the best split reads is a function of the sorted sequence
-of values, which is unique, and of class sums over the samples left of a cut, which are sums of
-whole numbers in float64, exact in any order.  Which sample among equal values comes first
-differs, but samples are sent to the children by ``X <= threshold``, as scikit-learn sends
-them (``partition_samples_final``), and the threshold lies strictly between two different
-float32 values (their float64 midpoint), so each child holds the same samples.  With weights
-that are not whole numbers the sums would depend on the order: ``grow_sklearn_tree`` refuses
-them.
+One step differs: how a node's values of a feature are put in order. scikit-learn sorts the
+values with their samples (introsort). Here the columns are coded once (``column_codes``: each
+value's rank among its column's distinct values, and those values), and a node counts its
+samples' class weights per code in one pass where the column has at most twice as many distinct
+values as the node has samples, else sorts its codes (``trees._sort.sort_together``). This
+cannot change a number. Everything the best split reads is a function of the sorted sequence of
+values, which is unique (the cuts: neighbouring values more than ``FEATURE_THRESHOLD`` apart;
+their thresholds; the constant-feature test), and of class sums over the samples left of a cut,
+which are sums of whole numbers in float64, exact in any order. Which sample among equal values
+comes first differs, but samples are sent to the children by ``X <= threshold``, as
+scikit-learn sends them (``partition_samples_final``), and the threshold, the float64 midpoint
+of two different float32 values, lies strictly between them, so each child holds the same
+samples. The random splitter reads only the node's least and greatest values and the class sums
+left of its threshold. With weights that are not whole numbers the sums would depend on the
+order: ``grow_sklearn_tree`` refuses them.
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -37,12 +44,17 @@ from sklearn.tree._tree import NODE_DTYPE, Tree
 
 from ..trees._sort import sort_together
 from ._sklearn_rand import rand_int, rand_uniform, splitter_state
+from .column_codes import ColumnCodes, column_codes
 
 FEATURE_THRESHOLD = np.float32(1e-7)
 EPSILON = np.finfo(np.float64).eps
 TREE_LEAF = -1
 TREE_UNDEFINED = -2
 SPLITTERS = {"best": 0, "random": 1}
+
+# a tree's scratch arrays: class sums per distinct value and their sample counts (counting a
+# feature's values), sort keys (sorting them), the left and right class sums of a cut
+_Work = namedtuple("_Work", ["histogram", "counts", "keys", "sums"])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -75,12 +87,12 @@ def _left_sums(samples, start, pos, y, w, sum_left):
 
 
 @njit(cache=True, nogil=True)
-def _partition(X, samples, start, end, feature, threshold):
+def _partition(codes, values, samples, start, end, feature, threshold):
     """``partition_samples_final``: ``X <= threshold`` first; the first position on the right."""
     left = start
     right = end
     while left < right:
-        if X[samples[left], feature] <= threshold:
+        if values[codes[samples[left], feature]] <= threshold:
             left += 1
         else:
             right -= 1
@@ -89,89 +101,142 @@ def _partition(X, samples, start, end, feature, threshold):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _best_cut(X, y, w, samples, values, start, end, feature, sum_total, weight_node, work, best):
-    """Sort the node's values of ``feature`` and scan its cuts (``node_split_best``'s inner loop).
+def _consider(best, sum_left, weight_left, sum_total, weight_node, sum_right, position, low, high):
+    """Score the cut between the neighbouring values ``low`` and ``high`` (float32) with
+    ``sum_left`` on its left; keep it in ``best`` (proxy, position, threshold) if strictly better."""
+    impurity_left, impurity_right = _children_gini(sum_left, sum_total, weight_left, weight_node, sum_right)
+    proxy = -(weight_node - weight_left) * impurity_right - weight_left * impurity_left
+    if proxy > best[0]:
+        best[0] = proxy
+        best[1] = position
+        best[2] = low / 2.0 + high / 2.0
 
-    ``best`` holds (proxy, position, threshold) of the best cut so far and is updated in place
-    on a strictly better one; returns True if the feature is constant at the node.
-    """
+
+@njit(cache=True, nogil=True, inline="always")
+def _counted_cut(codes, values, y, w, samples, start, end, feature, sum_total, weight_node, work, best):
+    """``_best_cut`` by counting: class sums per distinct value, scanned in the values' order."""
+    histogram = work.histogram
+    counts = work.counts
+    lowest = values.shape[0]
+    highest = -1
     for p in range(start, end):
-        values[p] = X[samples[p], feature]
-    sort_together(values, samples, start, end)
-    if values[end - 1] <= values[start] + FEATURE_THRESHOLD:
+        i = samples[p]
+        code = np.intp(codes[i, feature])
+        histogram[code, y[i]] += w[i]
+        counts[code] += 1
+        lowest = min(lowest, code)
+        highest = max(highest, code)
+    constant = values[highest] <= values[lowest] + FEATURE_THRESHOLD
+    sum_left = work.sums[0]
+    sum_left[:] = 0.0
+    weight_left = 0.0
+    position = start
+    previous = lowest
+    for code in range(lowest, highest + 1):
+        if counts[code] == 0:
+            continue
+        if not constant and code != lowest and values[code] > values[previous] + FEATURE_THRESHOLD:
+            _consider(
+                best, sum_left, weight_left, sum_total, weight_node, work.sums[1], position,
+                values[previous], values[code],
+            )  # fmt: skip
+        for c in range(sum_left.shape[0]):
+            sum_left[c] += histogram[code, c]
+            weight_left += histogram[code, c]
+            histogram[code, c] = 0.0
+        position += counts[code]
+        counts[code] = 0
+        previous = code
+    return constant
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sorted_cut(codes, values, y, w, samples, start, end, feature, sum_total, weight_node, work, best):
+    """``_best_cut`` by sorting the node's codes (few samples, many distinct values)."""
+    keys = work.keys
+    for p in range(start, end):
+        keys[p] = np.float32(codes[samples[p], feature])
+    sort_together(keys, samples, start, end)
+    if values[np.intp(keys[end - 1])] <= values[np.intp(keys[start])] + FEATURE_THRESHOLD:
         return True
-    sum_left = work[0]
-    sum_right = work[1]
+    sum_left = work.sums[0]
     sum_left[:] = 0.0
     weight_left = 0.0
     for p in range(start, end - 1):
         i = samples[p]
         sum_left[y[i]] += w[i]
         weight_left += w[i]
-        if values[p + 1] <= values[p] + FEATURE_THRESHOLD:
+        low = values[np.intp(keys[p])]
+        high = values[np.intp(keys[p + 1])]
+        if high <= low + FEATURE_THRESHOLD:
             continue
-        impurity_left, impurity_right = _children_gini(
-            sum_left, sum_total, weight_left, weight_node, sum_right
-        )
-        weight_right = weight_node - weight_left
-        proxy = -weight_right * impurity_right - weight_left * impurity_left
-        if proxy > best[0]:
-            best[0] = proxy
-            best[1] = p + 1
-            best[2] = values[p] / 2.0 + values[p + 1] / 2.0
+        _consider(best, sum_left, weight_left, sum_total, weight_node, work.sums[1], p + 1, low, high)
     return False
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _random_cut(X, y, w, samples, values, start, end, feature, sum_total, weight_node, work, best, state):
+def _best_cut(codes, values, y, w, samples, start, end, feature, sum_total, weight_node, work, best):
+    """The best cut of ``feature`` at the node (``node_split_best``'s loop over positions).
+
+    What scikit-learn reads of the sorted values: neighbouring distinct values more than
+    ``FEATURE_THRESHOLD`` apart are the cuts, each scored on the class sums left of it, in
+    ascending order. Counting gives them in one pass where the column has few distinct values
+    for the node's samples; otherwise the codes are sorted. Updates ``best`` (proxy, position,
+    threshold) on a strictly better cut; returns True if the feature is constant at the node.
+    """
+    if values.shape[0] <= 2 * (end - start):
+        return _counted_cut(
+            codes, values, y, w, samples, start, end, feature, sum_total, weight_node, work, best
+        )
+    return _sorted_cut(codes, values, y, w, samples, start, end, feature, sum_total, weight_node, work, best)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _random_cut(codes, values, y, w, samples, start, end, feature, sum_total, weight_node, work, best, state):
     """Draw a threshold of ``feature`` and score it (``node_split_random``'s inner loop).
 
     Updates ``best`` (proxy, position, threshold) on a strictly better cut; returns True if
     the feature is constant at the node.
     """
-    low = X[samples[start], feature]
-    high = low
+    lowest = codes[samples[start], feature]
+    highest = lowest
     for p in range(start, end):
-        value = X[samples[p], feature]
-        values[p] = value
-        if value < low:
-            low = value
-        elif value > high:
-            high = value
+        code = codes[samples[p], feature]
+        if code < lowest:
+            lowest = code
+        elif code > highest:
+            highest = code
+    low = values[lowest]
+    high = values[highest]
     if high <= low + FEATURE_THRESHOLD:
         return True
     threshold = rand_uniform(np.float64(low), np.float64(high), state)
     if threshold == high:
         threshold = np.float64(low)
-    left = start
-    right = end
-    while left < right:
-        if values[left] <= threshold:
-            left += 1
-        else:
-            right -= 1
-            values[left], values[right] = values[right], values[left]
-            samples[left], samples[right] = samples[right], samples[left]
-    if right - start < 1 or end - right < 1:
+    position = _partition(codes, values, samples, start, end, feature, threshold)
+    if position - start < 1 or end - position < 1:
         return False
-    sum_left = work[0]
-    weight_left = _left_sums(samples, start, right, y, w, sum_left)
-    impurity_left, impurity_right = _children_gini(sum_left, sum_total, weight_left, weight_node, work[1])
+    sum_left = work.sums[0]
+    weight_left = _left_sums(samples, start, position, y, w, sum_left)
+    impurity_left, impurity_right = _children_gini(
+        sum_left, sum_total, weight_left, weight_node, work.sums[1]
+    )
     proxy = -(weight_node - weight_left) * impurity_right - weight_left * impurity_left
     if proxy > best[0]:
         best[0] = proxy
-        best[1] = right
+        best[1] = position
         best[2] = threshold
     return False
 
 
 @njit(cache=True, nogil=True)
 def _split(
-    X,
+    codes,
+    values,
+    offsets,
     y,
     w,
     samples,
-    values,
     features,
     constant_features,
     start,
@@ -208,14 +273,15 @@ def _split(
             continue
         f_j += n_found_constants
         feature = features[f_j]
+        column = values[offsets[feature] : offsets[feature + 1]]
         proxy_before = best[0]
         if splitter == 0:
             constant = _best_cut(
-                X, y, w, samples, values, start, end, feature, sum_total, weight_node, work, best
+                codes, column, y, w, samples, start, end, feature, sum_total, weight_node, work, best
             )
         else:
             constant = _random_cut(
-                X, y, w, samples, values, start, end, feature, sum_total, weight_node, work, best, state
+                codes, column, y, w, samples, start, end, feature, sum_total, weight_node, work, best, state
             )
         if constant:
             features[f_j], features[n_total_constants] = features[n_total_constants], features[f_j]
@@ -228,7 +294,8 @@ def _split(
             best_feature = feature
     position = np.intp(best[1])
     if position < end:
-        _partition(X, samples, start, end, best_feature, best[2])
+        column = values[offsets[best_feature] : offsets[best_feature + 1]]
+        _partition(codes, column, samples, start, end, best_feature, best[2])
     features[:n_known_constants] = constant_features[:n_known_constants]
     constant_features[n_known_constants:n_total_constants] = features[n_known_constants:n_total_constants]
     return position, best_feature, best[2], n_total_constants
@@ -248,9 +315,9 @@ def _push(stack, stack_impurity, top, start, end, depth, parent, is_left, n_cons
 
 
 @njit(cache=True, nogil=True)
-def _grow(X, y, w, n_classes, max_features, splitter, state):
+def _grow(codes, values, offsets, y, w, n_classes, max_features, splitter, state):
     """``DepthFirstTreeBuilder.build``: the node arrays, the values and the depth of the tree."""
-    n_rows = X.shape[0]
+    n_rows, n_features = codes.shape
     samples = np.empty(n_rows, dtype=np.intp)
     n_samples = 0
     weight_all = 0.0
@@ -259,11 +326,16 @@ def _grow(X, y, w, n_classes, max_features, splitter, state):
             samples[n_samples] = i
             n_samples += 1
         weight_all += w[i]
-    values = np.empty(n_rows, dtype=np.float32)
-    features = np.arange(X.shape[1])
-    constant_features = np.empty(X.shape[1], dtype=np.intp)
+    features = np.arange(n_features)
+    constant_features = np.empty(n_features, dtype=np.intp)
     sum_total = np.zeros(n_classes)
-    work = np.zeros((2, n_classes))
+    most = np.max(offsets[1:] - offsets[:-1]) if n_features else 0
+    work = _Work(
+        np.zeros((most, n_classes)),
+        np.zeros(most, dtype=np.intp),
+        np.empty(n_rows, dtype=np.float32),
+        np.zeros((2, n_classes)),
+    )
 
     capacity = max(2 * n_samples - 1, 1)
     left = np.full(capacity, TREE_LEAF, dtype=np.intp)
@@ -294,11 +366,12 @@ def _grow(X, y, w, n_classes, max_features, splitter, state):
         is_leaf = end - start < 2 or impurity <= EPSILON
         if not is_leaf:
             position, feature, threshold, n_constants = _split(
-                X,
+                codes,
+                values,
+                offsets,
                 y,
                 w,
                 samples,
-                values,
                 features,
                 constant_features,
                 start,
@@ -313,9 +386,9 @@ def _grow(X, y, w, n_classes, max_features, splitter, state):
             )
             is_leaf = position >= end
             if not is_leaf:
-                weight_left = _left_sums(samples, start, position, y, w, work[0])
+                weight_left = _left_sums(samples, start, position, y, w, work.sums[0])
                 impurity_left, impurity_right = _children_gini(
-                    work[0], sum_total, weight_left, weight_node, work[1]
+                    work.sums[0], sum_total, weight_left, weight_node, work.sums[1]
                 )
                 weight_right = weight_node - weight_left
                 improvement = (weight_node / weight_all) * (
@@ -375,36 +448,34 @@ def _checked_weights(sample_weight, n_rows):
 def grow_sklearn_tree(
     X, y, n_classes, *, max_features, splitter="best", sample_weight=None, random_state=None, check_input=True
 ):
-    """Grow scikit-learn's tree (see the module docstring) on float32 ``X`` and class codes ``y``.
+    """Grow scikit-learn's tree (see the module docstring) on ``X`` and class codes ``y``.
 
-    ``y`` holds codes ``0..n_classes - 1`` (scikit-learn's ``np.unique`` inverse of the labels),
-    ``max_features`` is the number of features drawn per node (scikit-learn's
-    ``max_features_``), ``splitter`` is ``"best"`` or ``"random"`` and ``random_state`` is
-    what the tree's ``random_state`` would be (an int, None or a ``RandomState``, from which the
-    splitter draws its state once). Returns a ``sklearn.tree._tree.Tree``: ``predict``,
-    ``apply`` and a classifier's ``tree_`` work unchanged.
+    ``X`` is a 2-d float32 array of finite values or its ``column_codes`` (made once, it serves
+    every tree grown on the same rows). ``y`` holds codes ``0..n_classes - 1`` (scikit-learn's
+    ``np.unique`` inverse of the labels), ``max_features`` is the number of features drawn per
+    node (scikit-learn's ``max_features_``), ``splitter`` is ``"best"`` or ``"random"`` and
+    ``random_state`` is what the tree's ``random_state`` would be (an int, None or a
+    ``RandomState``, from which the splitter draws its state once). Returns a
+    ``sklearn.tree._tree.Tree``: ``predict``, ``apply`` and a classifier's ``tree_`` work
+    unchanged.
 
-    ``check_input=False`` skips the checks that read all of ``X`` and ``y`` (finite values,
-    class codes in range), as scikit-learn's forests fit their trees: the caller vouches for them.
+    ``check_input=False`` skips the check that reads all of ``y`` (class codes in range), as
+    scikit-learn's forests fit their trees: the caller vouches for it.
     """
-    X = np.asarray(X)
-    if X.dtype != np.float32 or X.ndim != 2:
-        raise ValueError("X must be a 2-d float32 array")
+    coded = X if isinstance(X, ColumnCodes) else column_codes(X)
+    n_rows, n_features = coded.shape
     y = np.ascontiguousarray(y, dtype=np.intp)
-    if y.shape != (X.shape[0],):
-        raise ValueError("y must hold one class code per row")
-    if check_input and (not np.isfinite(X).all() or y.min() < 0 or y.max() >= n_classes):
-        raise ValueError(f"X must be finite and y must hold class codes in [0, {n_classes})")
-    if not 1 <= max_features <= X.shape[1]:
-        raise ValueError(f"max_features must lie in [1, {X.shape[1]}], got {max_features}")
-    w = _checked_weights(sample_weight, X.shape[0])
+    if y.shape != (n_rows,) or (check_input and (y.min() < 0 or y.max() >= n_classes)):
+        raise ValueError(f"y must hold one class code in [0, {n_classes}) per row")
+    if not 1 <= max_features <= n_features:
+        raise ValueError(f"max_features must lie in [1, {n_features}], got {max_features}")
+    w = _checked_weights(sample_weight, n_rows)
     state = splitter_state(random_state)
-    grown = _grow(X, y, w, n_classes, max_features, SPLITTERS[splitter], state)
-    *fields, values, max_depth = grown
+    *fields, values, max_depth = _grow(*coded, y, w, n_classes, max_features, SPLITTERS[splitter], state)
     nodes = np.zeros(len(values), dtype=NODE_DTYPE)
     for name, field in zip(NODE_DTYPE.names, fields, strict=True):
         nodes[name] = field
-    tree = Tree(X.shape[1], np.array([n_classes], dtype=np.intp), 1)
+    tree = Tree(n_features, np.array([n_classes], dtype=np.intp), 1)
     tree.__setstate__(
         {
             "max_depth": max_depth,
