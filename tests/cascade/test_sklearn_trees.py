@@ -141,6 +141,21 @@ def test_constant_features_and_duplicates():
                 assert_same_trees(X, y, splitter, seed, bootstrap)
 
 
+def test_values_closer_than_feature_threshold():
+    """Neighbouring values less than ``FEATURE_THRESHOLD`` (1e-7) apart are one value to the
+    splitter, in chains, and a column of such values is constant."""
+    rng = np.random.RandomState(5)
+    base = rng.randint(0, 4, size=(300, 16)).astype(np.float32) / 8 + np.float32(0.5)
+    ulps = rng.randint(0, 3, size=base.shape).astype(np.float32)
+    X = base + ulps * np.spacing(np.float32(0.5))  # 0, 1 or 2 ulps of 6e-8 above
+    X[:, 0] = np.float32(0.75) + ulps[:, 0] * np.spacing(np.float32(0.5))
+    y = (base[:, 1] + base[:, 2] > 1.2).astype(int) + (ulps[:, 3] > 0)
+    for splitter in ("best", "random"):
+        for seed in SEEDS:
+            for bootstrap in (False, True):
+                assert_same_trees(X, y, splitter, seed, bootstrap)
+
+
 def test_predictions_are_sklearns():
     """The tree predicts as scikit-learn's does when put in a fitted classifier."""
     X, y = _vote_fractions(n_rows=200, n_windows=40)
