@@ -53,8 +53,9 @@ TREE_UNDEFINED = -2
 SPLITTERS = {"best": 0, "random": 1}
 
 # a tree's scratch arrays: class sums per distinct value and their sample counts (counting a
-# feature's values), sort keys (sorting them), the left and right class sums of a cut
-_Work = namedtuple("_Work", ["histogram", "counts", "keys", "sums"])
+# feature's values), sort keys (sorting them), the left and right class sums of a cut, the best
+# cut (proxy, position, threshold)
+_Work = namedtuple("_Work", ["histogram", "counts", "keys", "sums", "best"])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -260,8 +261,12 @@ def _split(
     n_found_constants = 0
     n_drawn_constants = 0
     n_total_constants = n_known_constants
-    best = np.array([-np.inf, end, 0.0])
+    best = work.best
+    best[0] = -np.inf
+    best[1] = end
+    best[2] = 0.0
     best_feature = 0
+    partitioned = -1  # the feature whose cut last partitioned the samples (random splitter)
     while f_i > n_total_constants and (
         n_visited < max_features or n_visited <= n_found_constants + n_drawn_constants
     ):
@@ -283,6 +288,8 @@ def _split(
             constant = _random_cut(
                 codes, column, y, w, samples, start, end, feature, sum_total, weight_node, work, best, state
             )
+            if not constant:
+                partitioned = feature
         if constant:
             features[f_j], features[n_total_constants] = features[n_total_constants], features[f_j]
             n_found_constants += 1
@@ -293,7 +300,7 @@ def _split(
         if best[0] > proxy_before:
             best_feature = feature
     position = np.intp(best[1])
-    if position < end:
+    if position < end and partitioned != best_feature:  # else partitioned by the best cut already
         column = values[offsets[best_feature] : offsets[best_feature + 1]]
         _partition(codes, column, samples, start, end, best_feature, best[2])
     features[:n_known_constants] = constant_features[:n_known_constants]
@@ -335,18 +342,19 @@ def _grow(codes, values, offsets, y, w, n_classes, max_features, splitter, state
         np.zeros(most, dtype=np.intp),
         np.empty(n_rows, dtype=np.float32),
         np.zeros((2, n_classes)),
+        np.empty(3),
     )
 
     capacity = max(2 * n_samples - 1, 1)
-    left = np.full(capacity, TREE_LEAF, dtype=np.intp)
-    right = np.full(capacity, TREE_LEAF, dtype=np.intp)
-    feature_of = np.full(capacity, TREE_UNDEFINED, dtype=np.intp)
-    threshold_of = np.full(capacity, np.float64(TREE_UNDEFINED))
-    impurity_of = np.zeros(capacity)
-    n_node_samples = np.zeros(capacity, dtype=np.intp)
-    weighted_n_node_samples = np.zeros(capacity)
-    missing_go_to_left = np.zeros(capacity, dtype=np.uint8)
-    node_values = np.zeros((capacity, n_classes))
+    left = np.empty(capacity, dtype=np.intp)
+    right = np.empty(capacity, dtype=np.intp)
+    feature_of = np.empty(capacity, dtype=np.intp)
+    threshold_of = np.empty(capacity)
+    impurity_of = np.empty(capacity)
+    n_node_samples = np.empty(capacity, dtype=np.intp)
+    weighted_n_node_samples = np.empty(capacity)
+    missing_go_to_left = np.empty(capacity, dtype=np.uint8)
+    node_values = np.empty((capacity, n_classes))
 
     # the stack: start, end, depth, parent, is_left, n_constant_features; and the impurity
     stack = np.empty((n_samples + 1, 6), dtype=np.intp)
@@ -409,7 +417,13 @@ def _grow(codes, values, offsets, y, w, n_classes, max_features, splitter, state
         weighted_n_node_samples[node] = weight_node
         for c in range(n_classes):
             node_values[node, c] = sum_total[c] / weight_node
-        if not is_leaf:
+        if is_leaf:
+            left[node] = TREE_LEAF
+            right[node] = TREE_LEAF
+            feature_of[node] = TREE_UNDEFINED
+            threshold_of[node] = TREE_UNDEFINED
+            missing_go_to_left[node] = 0
+        else:
             feature_of[node] = feature
             threshold_of[node] = threshold
             missing_go_to_left[node] = position - start > end - position
