@@ -22,9 +22,9 @@ and node numbering of the depth-first builder.
 One step differs: how a node's values of a feature are put in order. scikit-learn sorts the
 values with their samples (introsort). Here the columns are coded once (``column_codes``: each
 value's rank among its column's distinct values, and those values), and a node counts its
-samples' class weights per code in one pass where the column has at most twice as many distinct
-values as the node has samples, else sorts its codes (``trees._sort.sort_together``). This
-cannot change a number. Everything the best split reads is a function of the sorted sequence of
+samples' class weights per code in one pass where the column has at most ``COUNTING_RATIO`` (8)
+times as many distinct values as the node has samples, else sorts its codes
+(``trees._sort.sort_together``). This cannot change a number. Everything the best split reads is a function of the sorted sequence of
 values, which is unique (the cuts: neighbouring values more than ``FEATURE_THRESHOLD`` apart;
 their thresholds; the constant-feature test), and of class sums over the samples left of a cut,
 which are sums of whole numbers in float64, exact in any order. Which sample among equal values
@@ -51,6 +51,9 @@ EPSILON = np.finfo(np.float64).eps
 TREE_LEAF = -1
 TREE_UNDEFINED = -2
 SPLITTERS = {"best": 0, "random": 1}
+# a node counts a feature's codes where its column has at most this many times as many distinct
+# values as the node has samples, else sorts them (2, 8 and 32 timed: benchmarks/sklearn_trees.md)
+COUNTING_RATIO = 8
 
 # a tree's scratch arrays: class sums per distinct value and their sample counts (counting a
 # feature's values), sort keys (sorting them), the left and right class sums of a cut, the best
@@ -185,7 +188,7 @@ def _best_cut(codes, values, y, w, samples, start, end, feature, sum_total, weig
     for the node's samples; otherwise the codes are sorted. Updates ``best`` (proxy, position,
     threshold) on a strictly better cut; returns True if the feature is constant at the node.
     """
-    if values.shape[0] <= 2 * (end - start):
+    if values.shape[0] <= COUNTING_RATIO * (end - start):
         return _counted_cut(
             codes, values, y, w, samples, start, end, feature, sum_total, weight_node, work, best
         )
