@@ -18,6 +18,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+# linear time; sort_together, which calls the recursive introsort, aborted numba here when compiled
+# for this caller against its cached code
+from ..trees._sort import _radix_sort
+
 
 class ColumnCodes(NamedTuple):
     """Ranks of a matrix's values within their columns, and each column's distinct values."""
@@ -33,35 +37,32 @@ class ColumnCodes(NamedTuple):
 
 
 @njit(cache=True, nogil=True)
-def _distinct_values(X):
-    """Each column's distinct values, ascending, one after the other; the columns' offsets."""
+def _code_columns(X, codes):
+    """Fill ``codes`` column by column (each sorted with its rows); the distinct values, ascending
+    column after column, and the columns' offsets into them."""
     n_rows, n_columns = X.shape
     offsets = np.empty(n_columns + 1, dtype=np.intp)
     values = np.empty(max(n_rows, 1) * 4, dtype=np.float32)
+    column = np.empty(n_rows, dtype=np.float32)
+    rows = np.empty(n_rows, dtype=np.intp)
     total = 0
     for j in range(n_columns):
-        column = np.sort(X[:, j])
+        column[:] = X[:, j]
+        rows[:] = np.arange(n_rows)
+        _radix_sort(column, rows, 0, n_rows)
         offsets[j] = total
         for r in range(n_rows):
-            if r > 0 and column[r] == column[r - 1]:
-                continue
-            if total == values.shape[0]:
-                grown = np.empty(2 * total, dtype=np.float32)
-                grown[:total] = values
-                values = grown
-            values[total] = column[r]
-            total += 1
+            value = column[r]
+            if r == 0 or value != values[total - 1]:
+                if total == values.shape[0]:
+                    grown = np.empty(2 * total, dtype=np.float32)
+                    grown[:total] = values
+                    values = grown
+                values[total] = value
+                total += 1
+            codes[rows[r], j] = total - 1 - offsets[j]
     offsets[n_columns] = total
     return values[:total].copy(), offsets
-
-
-@njit(cache=True, nogil=True)
-def _fill_codes(X, values, offsets, codes):
-    """``codes[i, j]``: the position of ``X[i, j]`` among column ``j``'s distinct values."""
-    for j in range(X.shape[1]):
-        distinct = values[offsets[j] : offsets[j + 1]]
-        for i in range(X.shape[0]):
-            codes[i, j] = np.searchsorted(distinct, X[i, j])
 
 
 def column_codes(X):
@@ -69,9 +70,9 @@ def column_codes(X):
     X = np.asarray(X)
     if X.dtype != np.float32 or X.ndim != 2 or not np.isfinite(X).all():
         raise ValueError("X must be a 2-d float32 array of finite values")
-    values, offsets = _distinct_values(X)
-    most = int(np.diff(offsets).max(initial=0))
-    dtype = np.uint8 if most <= 256 else np.uint16 if most <= 65536 else np.int32
-    codes = np.empty(X.shape, dtype=dtype, order="F" if np.isfortran(X) else "C")
-    _fill_codes(X, values, offsets, codes)
+    order = "F" if np.isfortran(X) else "C"
+    codes = np.empty(X.shape, dtype=np.uint16 if X.shape[0] <= 65536 else np.int32, order=order)
+    values, offsets = _code_columns(X, codes)
+    if np.diff(offsets).max(initial=0) <= 256:
+        codes = codes.astype(np.uint8, order=order)
     return ColumnCodes(codes, values, offsets)
