@@ -8,8 +8,9 @@ sample_weight=bootstrap, check_input=False)``, as a forest fits its trees; ours 
 ``grow_sklearn_tree`` on ``column_codes(X)``, coded once per input as a forest would (its
 seconds are in the agreement column, not in the ratio). Every tree pair must be equal node for
 node (``Tree.__getstate__``). Cases: letter (20,000 x 16), and vote fractions as wide as MNIST's
-cascade input (5,000 rows x 2,218 windows x 10 classes = 22,180 columns, fractions k/500 as from
-500-tree forests, Fortran order as ``cascade_members`` gives a fold's rows). Findings:
+and SEMG's cascade inputs (``WIDE``: 5,000 rows x 2,218 windows x 10 classes = 22,180 columns;
+1,200 rows x 15,382 windows x 6 classes = 92,292 columns), fractions k/500 as from 500-tree
+forests, Fortran order as ``cascade_members`` gives a fold's rows. Findings:
 ``sklearn_trees.md``.
 """
 
@@ -27,7 +28,10 @@ from .comparison import Comparison, Row, best_seconds
 from .data import load_rows
 
 REPEATS = 2
-TREES = {"letter": 20, "vote fractions": 5}
+TREES = {"letter": 20, "vote fractions": 10}
+# (rows, windows, classes) of the wide cases: a fold's two thirds of MNIST's 8,000 training
+# images (22,180 columns) and of SEMG's 1,800 records (3,000 samples scanned: 92,292 columns)
+WIDE = {"MNIST": (5000, 2218, 10), "SEMG": (1200, 15382, 6)}
 # each kind of tree: scikit-learn's classifier for a seed, our splitter, bootstrap weights or not
 KINDS = {
     "random forest tree": (
@@ -72,11 +76,10 @@ class SklearnTrees(Comparison):
             return [_row(f"vote fractions 300 x 200, {kind}", X, y, kind, 2, 1) for kind in KINDS]
         X, _, y = load_rows("letter")
         rows = [_row(f"letter, {kind}", X, y, kind, TREES["letter"], REPEATS) for kind in KINDS]
-        X, y = vote_fractions(5000, 2218, 10, 500)
-        rows += [
-            _row(f"vote fractions 5,000 x 22,180, {kind}", X, y, kind, TREES["vote fractions"], REPEATS)
-            for kind in KINDS
-        ]
+        for name, (n_rows, n_windows, n_classes) in WIDE.items():
+            X, y = vote_fractions(n_rows, n_windows, n_classes, 500)
+            case = f"{name}-wide vote fractions {n_rows:,} x {X.shape[1]:,}"
+            rows += [_row(f"{case}, {kind}", X, y, kind, TREES["vote fractions"], REPEATS) for kind in KINDS]
         return rows
 
 
