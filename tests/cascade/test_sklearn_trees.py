@@ -15,6 +15,7 @@ ionosphere, checked below).
 """
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -193,3 +194,23 @@ def test_refuses_weights_that_are_not_whole_numbers():
     X[3, 3] = np.nan
     with pytest.raises(ValueError, match="finite"):
         grow_sklearn_tree(X, y, 5, max_features=2)
+
+
+def test_trees_grown_in_threads_are_sklearns():
+    """The builder releases the GIL and keeps its state per call: trees grown in two threads
+    at once from one coding are each seed's tree."""
+    X, y = _vote_fractions(n_rows=300, n_windows=60, seed=6)
+    coded = column_codes(X)
+    seeds = range(20, 28)
+
+    def grow(seed):
+        weights = _bootstrap(len(y), seed)
+        return grow_sklearn_tree(coded, y, 5, max_features=17, sample_weight=weights, random_state=seed)
+
+    with ThreadPoolExecutor(2) as pool:
+        grown = list(pool.map(grow, seeds))
+    for seed, ours in zip(seeds, grown, strict=True):
+        reference = REFERENCE["best"](seed).fit(X, y, sample_weight=_bootstrap(len(y), seed))
+        assert reference.max_features_ == 17
+        assert ours.__getstate__()["nodes"].tobytes() == reference.tree_.__getstate__()["nodes"].tobytes()
+        assert ours.__getstate__()["values"].tobytes() == reference.tree_.__getstate__()["values"].tobytes()
