@@ -9,8 +9,6 @@ and Su 2019) and multi-grained scanning.
 - :mod:`.members`: the forests of a cascade level and their cross-fitting;
 - :mod:`.scan_cache`, :mod:`.cache`: the scan store shared by a split's jobs and the kept
   forests of a stopped cascade (both on ``forestrepro.checkpoint``).
-- :mod:`.sklearn_trees` (a prototype, not used by the cascade yet): scikit-learn's tree, node
-  for node, grown from the coded columns of :mod:`.column_codes`.
 
 Names are imported on first use (``_lazy.py``), so importing the package loads no numba code.
 """
