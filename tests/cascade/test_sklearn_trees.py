@@ -214,3 +214,30 @@ def test_trees_grown_in_threads_are_sklearns():
         assert reference.max_features_ == 17
         assert ours.__getstate__()["nodes"].tobytes() == reference.tree_.__getstate__()["nodes"].tobytes()
         assert ours.__getstate__()["values"].tobytes() == reference.tree_.__getstate__()["values"].tobytes()
+
+
+def test_rows_left_out_by_zero_weights():
+    """A tree grown on some rows of ``X`` (``X[rows]``, any order) is the tree grown on all of
+    ``X``'s coded columns with weight 0 on the other rows: one coding serves every fold."""
+    X, y = _vote_fractions(n_rows=400, n_windows=60, seed=8)
+    coded = column_codes(X)
+    rows = np.random.RandomState(8).permutation(400)[:260]
+    assert len(np.unique(y[rows])) == 5  # the fold's class codes are the input's
+    for splitter in ("best", "random"):
+        for seed in SEEDS:
+            fold_weights = _bootstrap(len(rows), seed) if splitter == "best" else np.ones(len(rows))
+            reference = REFERENCE[splitter](seed).fit(X[rows], y[rows], sample_weight=fold_weights)
+            weights = np.zeros(len(y))
+            weights[rows] = fold_weights
+            ours = grow_sklearn_tree(
+                coded,
+                y,
+                reference.n_classes_,
+                max_features=reference.max_features_,
+                splitter=splitter,
+                sample_weight=weights,
+                random_state=seed,
+            )
+            expected, got = reference.tree_.__getstate__(), ours.__getstate__()
+            assert got["nodes"].tobytes() == expected["nodes"].tobytes()
+            assert got["values"].tobytes() == expected["values"].tobytes()
