@@ -90,13 +90,31 @@ def _left_sums(samples, start, pos, y, w, sum_left):
     return weight
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _last_code_at_most(values, threshold):
+    """The greatest code whose value is ``<= threshold`` (float32 against float64, as in C)."""
+    low = 0
+    high = values.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        if values[middle] <= threshold:
+            low = middle + 1
+        else:
+            high = middle
+    return low - 1
+
+
 @njit(cache=True, nogil=True)
 def _partition(codes, values, samples, start, end, feature, threshold):
-    """``partition_samples_final``: ``X <= threshold`` first; the first position on the right."""
+    """``partition_samples_final``: ``X <= threshold`` first; the first position on the right.
+
+    The column's values ascend with their codes, so ``X <= threshold`` is ``code <= bound``.
+    """
+    bound = _last_code_at_most(values, threshold)
     left = start
     right = end
     while left < right:
-        if values[codes[samples[left], feature]] <= threshold:
+        if codes[samples[left], feature] <= bound:
             left += 1
         else:
             right -= 1
