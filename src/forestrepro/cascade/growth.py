@@ -4,9 +4,11 @@ A cascade level fits 8 forests x 3 folds of hundreds of trees each (WDF Sec. 3),
 data sets scikit-learn spends more time around each tree than growing it: ``fit`` clones every
 tree through parameter introspection (``_make_estimator``), and each tree's ``_fit`` checks
 the targets again (``check_classification_targets``, ``np.unique``) and validates its sample
-weights (``benchmarks/cascade.md``). ``grow`` validates the data once per forest and hands
-each tree straight to scikit-learn's own builder (criterion, splitter, ``DepthFirstTreeBuilder``),
-with the random streams ``fit`` would use:
+weights (``benchmarks/cascade.md``). ``grow`` validates the data once per forest, codes its
+columns once (``column_codes``) and grows each tree with ``sklearn_trees.grow_sklearn_tree``,
+scikit-learn's depth-first Gini tree node for node from a compiled builder (about twice as fast
+for a random forest's trees on wide inputs, ``benchmarks/sklearn_trees.md``), with the random
+streams ``fit`` would use:
 
 - tree ``k``'s seed is the ``k``-th ``randint(2**31 - 1)`` of the forest's ``random_state``
   (``_set_random_states``), its splitter draws from ``RandomState(seed)`` and its bootstrap
@@ -28,9 +30,10 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
-from sklearn.tree._classes import CRITERIA_CLF, DENSE_SPLITTERS
-from sklearn.tree._tree import DepthFirstTreeBuilder, Tree
 from sklearn.utils import check_random_state
+
+from .column_codes import column_codes
+from .sklearn_trees import grow_sklearn_tree
 
 MAX_SEED = np.iinfo(np.int32).max
 GROWN_PARAMETERS = frozenset({"n_estimators", "max_features", "bootstrap", "n_jobs", "random_state"})
@@ -86,10 +89,9 @@ def grow(forest, X, y):
     check_growable(forest)
     X = np.asarray(X, dtype=np.float32)
     classes, y_indices = np.unique(np.asarray(y), return_inverse=True)
-    targets = np.ascontiguousarray(y_indices.reshape(-1, 1), dtype=np.float64)
     n_samples, n_features = X.shape
-    n_classes = np.array([classes.size], dtype=np.intp)
-    tree_template = TREE_KINDS[type(forest)](max_features=forest.max_features)
+    coded = column_codes(X)  # once per forest: every tree reads the same coded columns
+    splitter = "best" if type(forest) is RandomForestClassifier else "random"
     max_features = _max_features(forest.max_features, n_features)
 
     def grow_tree(seed):
@@ -98,22 +100,20 @@ def grow(forest, X, y):
         if forest.bootstrap:
             indices = seeded(seed).randint(0, n_samples, n_samples).astype(np.int32)
             weights = np.bincount(indices, minlength=n_samples).astype(np.float64)
-        splitter = DENSE_SPLITTERS[tree_template.splitter](
-            CRITERIA_CLF[tree_template.criterion](1, n_classes),
-            max_features,
-            1,
-            0.0,
-            seeded(seed),  # drawn from once, when the build starts, in this thread
-            None,
-        )
         tree.n_features_in_ = n_features  # the attributes in ``_fit``'s order, as pickles keep it
         tree.n_outputs_ = 1
         tree.classes_ = np.arange(classes.size, dtype=np.float64)
         tree.n_classes_ = np.intp(classes.size)
         tree.max_features_ = max_features
-        tree.tree_ = Tree(n_features, n_classes, 1)
-        DepthFirstTreeBuilder(splitter, 2, 1, 0.0, np.iinfo(np.int32).max, 0.0).build(
-            tree.tree_, X, targets, weights, None
+        tree.tree_ = grow_sklearn_tree(
+            coded,
+            y_indices,
+            classes.size,
+            max_features=max_features,
+            splitter=splitter,
+            sample_weight=weights,
+            random_state=seeded(seed),  # the splitter draws its state from it at once
+            check_input=False,
         )
         return tree
 
