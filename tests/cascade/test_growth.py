@@ -10,8 +10,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.ensemble import ExtraTreesClassifier, GradientBoostingClassifier, RandomForestClassifier
 
-from forestrepro.cascade.column_codes import column_codes
-from forestrepro.cascade.growth import coded_columns, grow, tree_seeds
+from forestrepro.cascade.growth import grow, tree_seeds
 from forestrepro.data import load_dataset, load_spec
 
 MIRROR = Path(
@@ -94,14 +93,3 @@ def test_seeds_are_the_forests():
 def test_a_forest_grow_would_not_reproduce_is_refused_by_name(forest, named):
     with pytest.raises(ValueError, match=named.replace("(", r"\(")):
         grow(forest, np.eye(4, dtype=np.float32), [0, 1, 0, 1])
-
-
-def test_the_same_rows_are_coded_once_and_other_rows_again():
-    X = np.asfortranarray(np.random.default_rng(0).integers(0, 5, size=(50, 7)).astype(np.float32))
-    coded = coded_columns(X)
-    assert coded_columns(np.asfortranarray(X.copy())) is coded  # equal bytes: the kept coding
-    assert coded_columns(np.ascontiguousarray(X)) is not coded  # another memory order
-    other = X.copy(order="F")
-    other[0, 0] += 1
-    assert coded_columns(other) is not coded
-    assert np.array_equal(coded_columns(other).codes, column_codes(other).codes)

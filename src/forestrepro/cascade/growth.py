@@ -24,9 +24,7 @@ attributes (``estimators_``, ``estimators_samples_``, ``classes_``; ``tests/casc
 test_growth.py``), whatever ``n_jobs``.
 """
 
-import hashlib
 import threading
-from collections import OrderedDict
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -42,35 +40,6 @@ GROWN_PARAMETERS = frozenset({"n_estimators", "max_features", "bootstrap", "n_jo
 """The forest parameters ``grow`` follows; every other one must keep its default."""
 TREE_KINDS = {RandomForestClassifier: DecisionTreeClassifier, ExtraTreesClassifier: ExtraTreeClassifier}
 _GENERATORS = threading.local()
-CODINGS_KEPT = 3
-"""Codings ``coded_columns`` keeps: a cascade level grows each of its forests on the same fold
-rows (3 folds), so each fold's rows are coded once a level, not once a forest."""
-_CODINGS: OrderedDict = OrderedDict()
-_CODINGS_LOCK = threading.Lock()
-
-
-def coded_columns(X):
-    """``column_codes(X)``, kept for the last ``CODINGS_KEPT`` inputs by the BLAKE2 digest of
-    their bytes, shape and memory order: the same rows are coded once, however many forests grow
-    on them (a level's 8 forests on a fold's rows: coding MNIST's 2,666 fold rows x 22,180 columns
-    took 2.6 s, hashing them a fifth of that)."""
-    if X.flags.c_contiguous:
-        data, order = X, "C"
-    elif X.flags.f_contiguous:
-        data, order = X.T, "F"
-    else:
-        data, order = np.ascontiguousarray(X), "C"
-    key = (X.shape, order, hashlib.blake2b(memoryview(data).cast("B")).hexdigest())
-    with _CODINGS_LOCK:
-        if key in _CODINGS:
-            _CODINGS.move_to_end(key)
-            return _CODINGS[key]
-    coded = column_codes(X)
-    with _CODINGS_LOCK:
-        _CODINGS[key] = coded
-        while len(_CODINGS) > CODINGS_KEPT:
-            _CODINGS.popitem(last=False)
-    return coded
 
 
 def seeded(seed):
@@ -121,7 +90,7 @@ def grow(forest, X, y):
     X = np.asarray(X, dtype=np.float32)
     classes, y_indices = np.unique(np.asarray(y), return_inverse=True)
     n_samples, n_features = X.shape
-    coded = coded_columns(X)  # every tree reads the same coded columns
+    coded = column_codes(X)  # once per forest: every tree reads the same coded columns
     splitter = "best" if type(forest) is RandomForestClassifier else "random"
     max_features = _max_features(forest.max_features, n_features)
 
