@@ -10,6 +10,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.ensemble import ExtraTreesClassifier, GradientBoostingClassifier, RandomForestClassifier
 
+from forestrepro.cascade.column_codes import column_codes
 from forestrepro.cascade.growth import grow, tree_seeds
 from forestrepro.data import load_dataset, load_spec
 
@@ -93,3 +94,19 @@ def test_seeds_are_the_forests():
 def test_a_forest_grow_would_not_reproduce_is_refused_by_name(forest, named):
     with pytest.raises(ValueError, match=named.replace("(", r"\(")):
         grow(forest, np.eye(4, dtype=np.float32), [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("kind", FORESTS)
+def test_a_fold_grown_from_the_whole_inputs_codes_is_scikit_learns_fit_on_its_rows(rows, kind):
+    X, y = rows
+    fold = np.random.default_rng(1).random(len(y)) < 2 / 3  # a fold's rows: some values leave with the others
+    forest = FORESTS[kind].set_params(random_state=5)
+    fitted = clone(forest).fit(X[fold], y[fold])
+    grown = grow(clone(forest), X[fold], y[fold], codes=column_codes(X).rows(fold))
+    assert_same_forest(fitted, grown)
+
+
+def test_codes_of_other_rows_are_refused():
+    X = np.eye(4, dtype=np.float32)
+    with pytest.raises(ValueError, match=r"codes of shape \(3, 4\) do not code X of shape \(4, 4\)"):
+        grow(RandomForestClassifier(3), X, [0, 1, 0, 1], codes=column_codes(X).rows([0, 1, 2]))

@@ -35,6 +35,16 @@ class ColumnCodes(NamedTuple):
         """The matrix's shape."""
         return self.codes.shape
 
+    def rows(self, rows):
+        """The coding of ``X[rows]`` (indices or a boolean mask) in column-major order: those rows'
+        codes over the same distinct values. A value no chosen row holds keeps its rank; the
+        builder reads only the ranks a node holds, so ``sklearn_trees`` grows the same trees from
+        it as from ``column_codes(X[rows])`` (``tests/cascade/test_growth.py``)."""
+        rows = np.flatnonzero(rows) if np.asarray(rows).dtype == bool else np.asarray(rows)
+        return ColumnCodes(
+            np.take(np.asfortranarray(self.codes).T, rows, axis=1).T, self.values, self.offsets
+        )
+
 
 @njit(cache=True, nogil=True)
 def _code_columns(X, codes):

@@ -80,17 +80,21 @@ def tree_seeds(random_state, n_trees):
     return [random_state.randint(MAX_SEED) for _ in range(n_trees)]
 
 
-def grow(forest, X, y):
+def grow(forest, X, y, codes=None):
     """Fit ``forest`` (unfitted; see ``check_growable``) on ``X``, float32 without missing
     values, and ``y``, class indices ``0 .. n_classes - 1``: ``forest.fit(X, y)``'s trees.
 
+    ``codes`` is ``X``'s ``ColumnCodes`` where the caller has them (a cascade codes a level's
+    input once and takes each fold's rows of it, ``ColumnCodes.rows``), else ``X`` is coded here.
     Returns ``forest``, fitted.
     """
     check_growable(forest)
     X = np.asarray(X, dtype=np.float32)
     classes, y_indices = np.unique(np.asarray(y), return_inverse=True)
     n_samples, n_features = X.shape
-    coded = column_codes(X)  # once per forest: every tree reads the same coded columns
+    coded = column_codes(X) if codes is None else codes  # every tree reads the same coded columns
+    if coded.shape != X.shape:
+        raise ValueError(f"codes of shape {coded.shape} do not code X of shape {X.shape}")
     splitter = "best" if type(forest) is RandomForestClassifier else "random"
     max_features = _max_features(forest.max_features, n_features)
 

@@ -155,7 +155,9 @@ class GatherBuffer:
         return rows_in_columns(X, rows, self._memory[:size].reshape((n_rows, X.shape[1]), order="F"))
 
 
-def cross_fit(template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep=True, buffer=None):
+def cross_fit(
+    template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep=True, buffer=None, codes=None
+):
     """Grow one member per fold on the other folds' rows (WDF Sec. 1, Fig. 3).
 
     Returns ``(train, test, models, tree_accuracies)``: out-of-fold class vectors of the rows
@@ -167,7 +169,9 @@ def cross_fit(template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep
     ``X`` and ``X_test`` are a level's inputs: float32, finite (checked once, when the cascade
     takes its data, so not again for each fold) and column-major. Each fold's rows, those it
     grows on and then those it classifies, are gathered column by column into ``buffer`` (a
-    ``GatherBuffer``, shared by a cascade's forests; None: one for this call).
+    ``GatherBuffer``, shared by a cascade's forests; None: one for this call). ``codes``, the
+    ``column_codes`` of ``X`` (made once a level), give each fold's coded rows; None: each fold
+    codes its own.
     """
     buffer = GatherBuffer() if buffer is None else buffer
     train = np.empty((X.shape[0], n_classes))
@@ -176,7 +180,10 @@ def cross_fit(template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep
     with config_context(assume_finite=True):
         for k, seed in enumerate(seeds):
             held_out = folds == k
-            model = seeded(template, seed).fit(buffer.rows(X, ~held_out), y_encoded[~held_out])
+            fold_codes = None if codes is None else codes.rows(~held_out)
+            model = seeded(template, seed).fit(
+                buffer.rows(X, ~held_out), y_encoded[~held_out], codes=fold_codes
+            )
             train[held_out] = class_vectors(model, buffer.rows(X, held_out), n_classes)
             if X_test is not None:
                 test += class_vectors(model, X_test, n_classes) / len(seeds)
