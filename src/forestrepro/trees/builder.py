@@ -76,6 +76,17 @@ def grow_inputs(X, y, sample_weight):
     return X, y, w, np.flatnonzero(w > 0).astype(np.intp)
 
 
+INTEGER_TOTAL = 2**26
+"""Integer sample weights of a smaller total keep every weighted count and every sum of squared
+counts an exact integer in float64 (below ``2**52``)."""
+
+
+def integer_weights(w):
+    """Whether every weight is an integer and their total below ``INTEGER_TOTAL``: sums of the
+    weights (and of squared counts) are then exact, the same in any order of summation."""
+    return bool(np.all(w == np.floor(w))) and w.sum() < INTEGER_TOTAL
+
+
 ORIGINAL_LABELS = OriginalLabels()
 """The default label view: every node scored on the original labels."""
 
@@ -123,7 +134,7 @@ def build_tree(
     rng = new_state(seed)
     if isinstance(rule, CompiledSplitRule):
         store, counters = grow(
-            rule.kernel,
+            rule.integer_weight_kernel if integer_weights(w) else rule.kernel,
             label_view.chooser,
             label_view.chooser_params(),
             maps,
