@@ -91,7 +91,8 @@ def _median3(values, lo, hi):
 def _introsort(values, indices, lo, hi, max_depth):
     # Musser's recursion on the part below the pivot, kept on a stack of pending ranges and
     # their depth budgets (the ranges are disjoint, so the order they are sorted in changes
-    # nothing; a recursive function would not load from numba's cache in every caller).
+    # nothing; numba failed to load this function from its cache, "Symbol not found", once it
+    # was compiled for two argument types while it was recursive).
     # Budgets decrease up the stack, so it never holds more than max_depth + 1 ranges.
     stack = np.empty((max_depth + 1, 3), dtype=np.intp)
     stack[0, 0], stack[0, 1], stack[0, 2] = lo, hi, max_depth

@@ -4,7 +4,9 @@
 weights, the samples of non-zero weight, the label views, the root cell) and grows the tree
 breadth first, either entirely in compiled code (``CompiledSplitRule``, see ``_grow``) or
 with a Python loop over nodes that calls ``PythonSplitRule.split`` and the same compiled
-steps (``_nodes``).  Stopping rules are in ``StoppingRules``.
+steps (``_nodes``).  Where every sample weight is an integer (``integer_weights``: bootstrap
+multiplicities, or none) a compiled rule runs its ``integer_weight_kernel``, which chooses the
+same cuts faster.  Stopping rules are in ``StoppingRules``.
 """
 
 from dataclasses import dataclass
