@@ -244,7 +244,9 @@ def cmd_plan(args: argparse.Namespace) -> None:
     """Print the tag, how many jobs the workflow leaves alone, copies and trains (each job with
     what it does, without --cores), and what they cost: each job's core-seconds, measured from its
     run record (or the record it copies), modelled from its method's records, or bounded by its
-    time limits, and the wall time on --cores (default: this machine's) cores (record/cost.py)."""
+    time limits, and the wall time on --cores (default: this machine's) cores (record/cost.py); and
+    that a measured cost is what its record took when it was made, with each paper's newest record
+    measured both ways, as made and rerun as the equivalence ledger's evidence (record/both_ways.py)."""
     import os
 
     from .config.plan_cache import cached_plan
@@ -434,6 +436,15 @@ def _print_costs(
         "the data's size over its method's records, a rough guide; bound: its solves x its time limit, an "
         "upper bound; unknown: none of these)"
     )
+    read = {  # <tag>/<job> of each record the plan reads -> its core-seconds
+        Path(copied.get(job.path, runs_dir / f"{job.path}.csv"))
+        .relative_to(runs_dir.parent)
+        .as_posix()
+        .removesuffix(".csv"): records[job.path][0]
+        for job in jobs
+        if job.path in records
+    }
+    _print_both_ways(runs_dir.parent, read, list(dict.fromkeys(job.paper for job in jobs)))
     print(f"all jobs: {_hours(costs)}; {_wall(costs, cores)} on {cores} cores")
     steps = {f"scan/{job.scan}" for job in jobs if job.scan and job.path in to_run}
     pending = [c for c in costs if c.path in to_run or c.path in steps]
@@ -447,6 +458,41 @@ def _print_costs(
     for cost in pending:
         if cost.core_seconds is None:
             print(f"  of unknown cost: {cost.path} (no record of it, nor of its method to model it from)")
+
+
+def _print_both_ways(runs: Path, read: dict[str, float], papers: list[str]) -> None:
+    """Say that a measured cost is what its record took when it was made, and, per paper of
+    ``papers``, its newest record measured both ways among those ``read`` (``<tag>/<job>`` ->
+    core-seconds) under ``runs``: as made, and rerun as the equivalence ledger's evidence
+    (record/both_ways.py)."""
+    from .record.both_ways import newest_both_ways
+
+    print(
+        "  (measured costs are the seconds each record took when it was made, with the code of its commit "
+        "under that run's load: a rerun on today's code can take less or more. Measured both ways, the "
+        "newest record per paper rerun as the equivalence ledger's evidence:)"
+    )
+    found = newest_both_ways(runs, read)
+    if found is None:
+        print(f"    none known: {runs} has no git history to read the ledger's reruns from")
+        return
+    for paper in papers:
+        both = found.get(paper)
+        if both is None:
+            print(
+                f"    {paper}: none measured both ways yet (the equivalence ledger reran none of its records)"
+            )
+        elif not both.measured:
+            print(
+                f"    {paper}: {both.record}, rerun at {both.rerun_commit[:8]}: this checkout's git history "
+                "does not give the seconds of both its versions"
+            )
+        else:
+            print(
+                f"    {paper}: {both.record} took {both.made_seconds:,.0f} core-s when made (commit "
+                f"{(both.made_commit or 'unknown')[:8]}) and {both.rerun_seconds:,.0f} core-s rerun at "
+                f"{both.rerun_commit[:8]} (same rows: equivalence ledger)"
+            )
 
 
 def _hours(costs: list) -> str:

@@ -2,6 +2,7 @@
 recomputes, and no dated history (that belongs in the git log)."""
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,41 @@ def test_the_user_docs_keep_no_dated_history(page):
     text = page.read_text()
     dated = re.findall(r".{0,40}\b(?:20\d\d-[01]\d-[0-3]\d|stop \d+)\b.{0,40}", text)
     assert not dated, dated
+
+
+@cache
+def outofsample_counts() -> dict[str, int]:
+    """How many data sets the out-of-sample suite has, and each paper's experiment there, from
+    the composed configuration (the numbers its title and notes are generated from)."""
+    from forestrepro.config.compose import compose_config
+
+    paper = compose_config(["papers=[outofsample]"], profile="paper")["paper"]["outofsample"]
+    counts = {name: len(experiment["datasets"]) for name, experiment in paper["experiments"].items()}
+    return {"all": max(counts.values()), **counts}
+
+
+PROSE_COUNTS = [  # (file, a pattern whose groups are counts, the counts they must equal)
+    ("README.md", r"each paper's claims on (\d+) PMLB data sets none of them used", ("all",)),
+    ("conf/README.md", r"each paper's claims on (\d+) PMLB data sets none of them used", ("all",)),
+    (
+        "docs/pages/records.md",
+        r"each paper's claims on (\d+) PMLB data sets that none of the papers used .*?: BRF's comparison "
+        r"\(its protocol, without SVM\) on (\d+), RCRF's on (\d+), WDF's \(one split each\) on (\d+), p-C2RF\+ vs "
+        r"RF \(60 s per solve\) on the (\d+) binary",
+        ("all", "brf", "rcrf", "wdf", "c2rf"),
+    ),
+    (
+        "results/report/paper/reports.yaml",
+        r"each paper's claims on (\d+) PMLB data sets none of them used \(BRF's comparison on (\d+), RCRF's on "
+        r"(\d+), WDF's on (\d+), C2RF's on the (\d+) binary",
+        ("all", "brf", "rcrf", "wdf", "c2rf"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "pattern", "names"), PROSE_COUNTS, ids=[p for p, *_ in PROSE_COUNTS])
+def test_prose_counts_of_the_out_of_sample_suite_are_its_configurations(path, pattern, names):
+    said = re.search(pattern, (REPO / path).read_text(), re.S)
+    assert said, f"{path} no longer says how many data sets the out-of-sample suite has (update PROSE_COUNTS)"
+    counts = outofsample_counts()
+    assert dict(zip(names, map(int, said.groups()), strict=True)) == {name: counts[name] for name in names}

@@ -114,6 +114,18 @@ def test_plan_puts_each_scan_before_the_jobs_that_read_it(capsys):
     assert int(group[2]) + int(group[4]) == 3 and int(group[2]) >= 2 and int(group[6]) == 0
 
 
+def test_plan_says_a_measured_cost_is_its_records_as_made_and_gives_wdfs_record_measured_both_ways(capsys):
+    """After its legend, plan says that a measured cost is the seconds a record took when it was
+    made, and gives WDF's newest record rerun as the equivalence ledger's evidence, or says none
+    is (record/both_ways.py; tests/record/test_both_ways.py for the figures)."""
+    argv = ["plan", "--profile", "paper", "--tag", "paper", "--cores", "16"]
+    assert main([*argv, "--results", str(REPO / "results"), "papers=[wdf]"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    legend = next(i for i, line in enumerate(lines) if line.startswith("  (measured: its record"))
+    assert "the seconds each record took when it was made" in lines[legend + 1]
+    assert lines[legend + 2].startswith("    wdf: ") or "has no git history" in lines[legend + 2]
+
+
 def test_plan_prices_the_paper_command_without_cores_and_leaves_no_job_of_unknown_cost(capsys):
     """Without --cores, plan prices on this machine's cores; every job of profile=paper is measured
     or modelled, and none of unknown cost. Before: no cost without --cores, and with it

@@ -4,10 +4,13 @@ A job's cost is *measured* where its run record exists (the record's wall time x
 ran with; a record made on a loaded machine overstates it; a job resumed across runs, whose
 record's wall time is only the last run's, is charged the sum of its rows' ``RESUMED_SECONDS``
 where larger: a cascade's ``cascade_seconds``, summed over every run that grew a piece of it, and
-a C2RF sample's solve ``seconds``, kept with the sample by the run that solved it) and *modelled*
-otherwise from the
-records of the same (paper, experiment, method) on other data sets: core-seconds taken as a power
-of the data's size n = rows x features,
+a C2RF sample's solve ``seconds``, kept with the sample by the run that solved it:
+``core_seconds``). A measured cost is what the record took when it was made, with the code of
+its commit under that run's load, so a rerun on today's code can take less or more: the records
+rerun as the equivalence ledger's evidence are measured both ways, as made and as rerun
+(``record/both_ways.py``; ``plan`` gives each paper's newest). A job is *modelled* otherwise
+from the records of the same (paper, experiment, method) on other data sets: core-seconds taken
+as a power of the data's size n = rows x features,
 
     log c = a + b log n,
 
@@ -63,6 +66,7 @@ from __future__ import annotations
 
 import csv
 import heapq
+import io
 import json
 import math
 import re
@@ -90,15 +94,33 @@ class JobCost:
     after: str | None = None
 
 
-def _column_sum(rows_path: Path, column: str) -> float | None:
-    """The sum of ``column`` over a record's rows, or None where the record has no such column."""
-    if not rows_path.is_file():
+def _rows_text(rows_path: Path) -> str | None:
+    """A record's CSV as text, or None where there is none."""
+    return rows_path.read_text() if rows_path.is_file() else None
+
+
+def _column_sum(rows_text: str | None, column: str) -> float | None:
+    """The sum of ``column`` over a record's rows (its CSV's text), or None where the record has
+    no CSV or no such column."""
+    if rows_text is None:
         return None
-    with rows_path.open(newline="") as handle:
-        rows = csv.DictReader(handle)
-        if column not in (rows.fieldnames or ()):
-            return None
-        return sum(float(row[column]) for row in rows if row[column] not in ("", "nan"))
+    rows = csv.DictReader(io.StringIO(rows_text))
+    if column not in (rows.fieldnames or ()):
+        return None
+    return sum(float(row[column]) for row in rows if row[column] not in ("", "nan"))
+
+
+def core_seconds(provenance: dict, rows_text: str | None) -> float | None:
+    """A record's core-seconds from its provenance and its CSV's text (None: no CSV): its wall
+    seconds, or a ``RESUMED_SECONDS`` column summed over its rows where larger (a resumed job),
+    x its threads; None where its provenance has no wall time."""
+    if "wall_seconds" not in provenance:
+        return None
+    seconds = max(
+        float(provenance["wall_seconds"]),
+        *(_column_sum(rows_text, column) or 0.0 for column in RESUMED_SECONDS),
+    )
+    return seconds * int(provenance.get("threads") or 1)
 
 
 def measured(runs_dir: str | Path) -> dict[str, tuple[float, dict]]:
@@ -122,12 +144,9 @@ def measured_record(rows_path: str | Path) -> tuple[float, dict] | None:
     if not prov.is_file():
         return None
     record = json.loads(prov.read_text())
-    if "wall_seconds" not in record:
+    if (seconds := core_seconds(record, _rows_text(rows_path))) is None:
         return None
-    seconds = max(
-        float(record["wall_seconds"]), *(_column_sum(rows_path, column) or 0.0 for column in RESUMED_SECONDS)
-    )
-    return seconds * int(record.get("threads") or 1), (record.get("data") or {}).get("shape") or {}
+    return seconds, (record.get("data") or {}).get("shape") or {}
 
 
 def limit_bound(limit: float, solves: int) -> float:
@@ -147,7 +166,7 @@ def scans_measured(records: dict[str, str | Path], jobs) -> dict[str, float]:
             continue
         rows = Path(records[job.path])
         prov = rows.with_name(rows.name.removesuffix(".csv") + ".provenance.json")
-        seconds = _column_sum(rows, "scan_seconds")
+        seconds = _column_sum(_rows_text(rows), "scan_seconds")
         if seconds is None or not prov.is_file():
             continue
         core_seconds = seconds * int(json.loads(prov.read_text()).get("threads") or 1)
