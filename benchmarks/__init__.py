@@ -9,6 +9,7 @@ Run from the checkout's root. ``COMPARISONS`` lists them, one ``Comparison`` cla
 from .c2rf_exact import C2RFExact
 from .cascade import Cascade
 from .scan_predict import ScanPredict
+from .sklearn_trees import SklearnTrees
 from .tree_builder import TreeBuilder
 
-COMPARISONS = (TreeBuilder, Cascade, C2RFExact, ScanPredict)
+COMPARISONS = (TreeBuilder, Cascade, C2RFExact, ScanPredict, SklearnTrees)

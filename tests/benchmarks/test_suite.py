@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = ("tree_builder", "cascade", "c2rf_exact", "scan")
+NAMES = ("tree_builder", "cascade", "c2rf_exact", "scan", "sklearn_trees")
 HEADER = "| comparison | case | ours (s) | anchor (s) | ours / anchor | agreement |"
 LOAD = r"\d+\.\d\d \d+\.\d\d \d+\.\d\d"
 
@@ -50,6 +50,7 @@ def test_quick_prints_one_table_of_ratios_with_the_load_before_and_after():
     checked = {row[0]: row[5] for row in rows}
     assert checked["scan"].startswith("class vectors equal bit for bit in 6 of 6 forests")
     assert checked["tree_builder"].startswith("accuracy ")
+    assert checked["sklearn_trees"].startswith("trees equal node for node in 2 of 2")
 
 
 def test_only_runs_the_named_comparisons_and_a_typo_names_the_choices():

@@ -17,8 +17,8 @@ class RecordingForest(WeightedForestClassifier):
     log = []
     id_of = staticmethod(lambda X: X[:, 0].astype(np.int64))
 
-    def fit(self, X, y):
-        super().fit(X, y)
+    def fit(self, X, y, codes=None):
+        super().fit(X, y, codes)
         self.trained_ids_ = set(RecordingForest.id_of(np.asarray(X)).tolist())
         self.classified_ids_ = set()
         RecordingForest.log.append(self)

@@ -8,7 +8,15 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
 from forestrepro.cascade.forest import CascadeForestClassifier
-from forestrepro.cascade.members import fold_ids, rows_in_columns
+from forestrepro.cascade.members import (
+    GatherBuffer,
+    class_vectors,
+    cross_fit,
+    fold_ids,
+    member_templates,
+    rows_in_columns,
+    seeded,
+)
 
 SMALL = dict(n_rf=1, n_crf=1, n_trees=8, n_folds=3, max_levels=3, early_stopping_rounds=2)
 
@@ -53,10 +61,15 @@ def test_no_member_classifies_a_row_it_was_grown_on(record, weighting, source):
 
 def test_fold_rows_are_gathered_in_column_major_order():
     X = np.asfortranarray(np.arange(5 * 2500, dtype=np.float32).reshape(5, 2500))
-    for rows in (np.array([True, False, True, True, False]), np.array([4, 0, 2])):
-        got = rows_in_columns(X, rows)  # 2,500 columns: three blocks of 1,024
-        assert got.flags.f_contiguous and got.dtype == np.float32
-        np.testing.assert_array_equal(got, X[rows])
+    buffer = GatherBuffer()
+    for rows in (np.array([True, False, True, True, False]), np.array([4, 0, 2]), np.array([1])):
+        for got in (rows_in_columns(X, rows), buffer.rows(X, rows)):
+            assert got.flags.f_contiguous and got.dtype == np.float32
+            np.testing.assert_array_equal(got, X[rows])
+    # the buffer grows when a gather needs more room, and serves a narrower input in place
+    wider = np.asfortranarray(np.arange(5 * 3000, dtype=np.float32).reshape(5, 3000))
+    np.testing.assert_array_equal(buffer.rows(wider, np.arange(5)), wider)
+    np.testing.assert_array_equal(buffer.rows(X, np.array([3, 3])), X[[3, 3]])
     # and scikit-learn grows the same trees from either order
     X, y = blobs(120, n_features=30)
     rows = np.arange(len(y)) % 3 != 0
@@ -65,6 +78,36 @@ def test_fold_rows_are_gathered_in_column_major_order():
         for data in (X[rows], rows_in_columns(X, rows))
     ]
     np.testing.assert_array_equal(*(forest.predict_proba(X) for forest in forests))
+
+
+@pytest.mark.parametrize("weighting, source", [("none", "train"), ("accuracy", "train"), ("accuracy", "oob")])
+def test_cross_fit_gives_the_plain_readings_numbers_bit_for_bit(weighting, source):
+    """Fold rows gathered into a buffer the forests share, and checked for finite values once,
+    give what fitting on ``X[rows]`` and classifying ``X[held_out]`` gives, bit for bit."""
+    X, y = blobs(150, n_features=40, seed=3)
+    X_test, _ = blobs(40, n_features=40, seed=4)
+    level_input, level_test = np.asfortranarray(X), np.asfortranarray(X_test)
+    folds = fold_ids(y, 3, 7)
+    seeds = np.array([11, 12, 13])
+    buffer = GatherBuffer()
+    for template in member_templates(1, 1, 6, weighting=weighting, accuracy_source=source):
+        train, test, models, trees = cross_fit(
+            template, level_input, y, 3, folds, seeds, level_test, keep=False, buffer=buffer
+        )
+        expected_train, expected_test, expected_trees = np.empty((150, 3)), np.zeros((40, 3)), []
+        for k, seed in enumerate(seeds):
+            held_out = folds == k
+            model = seeded(template, seed).fit(X[~held_out], y[~held_out])
+            expected_train[held_out] = class_vectors(model, X[held_out], 3)
+            expected_test += class_vectors(model, X_test, 3) / 3
+            expected_trees.append(model.tree_accuracies_)
+        np.testing.assert_array_equal(train, expected_train)
+        np.testing.assert_array_equal(test, expected_test)
+        assert models == []
+        if weighting == "none":
+            assert trees is None
+        else:
+            np.testing.assert_array_equal(trees, np.array(expected_trees))
 
 
 def test_out_of_fold_accuracy_is_chance_on_random_labels():

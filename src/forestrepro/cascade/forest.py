@@ -24,6 +24,7 @@ WDF (Gong, Wang, Su 2019) Sec. 1, Sec. 2 and Algorithm 1, with the settings of S
 """
 
 import logging
+from functools import cache, partial
 from numbers import Integral
 
 import numpy as np
@@ -33,9 +34,11 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import at_least, check_params
+from .column_codes import column_codes
 from .members import (
     MAX_SEED,
     MEMBER_CONSTRAINTS,
+    GatherBuffer,
     cross_fit,
     fold_ids,
     fold_mean,
@@ -183,9 +186,11 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
             n_jobs=self.n_jobs,
         )
 
-    def _cross_fit_forest(self, template, rng, train, y_encoded, test, keep, parts, name):
+    def _cross_fit_forest(self, template, rng, train, y_encoded, test, keep, parts, name, buffer, codes):
         """``cascade_members.cross_fit`` of one forest of a level, its seeds drawn from
-        ``rng``; read from ``parts`` when kept there, else kept there once grown."""
+        ``rng``, its fold rows gathered into ``buffer`` and their codes taken from ``codes()``
+        (the level's input coded once, on first call); read from ``parts`` when kept there, else
+        kept there once grown."""
         n_classes = len(self.classes_)
         folds = fold_ids(y_encoded, self.n_folds, rng.randint(MAX_SEED))
         seeds = rng.randint(MAX_SEED, size=self.n_folds)
@@ -201,6 +206,8 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
             seeds,
             None if test is None else test.features,
             keep,
+            buffer,
+            codes(),
         )
         if parts is not None:
             parts.put(name, train=vectors, test=test_vectors, tree_accuracies=trees)
@@ -222,11 +229,22 @@ class CascadeForestClassifier(ClassifierMixin, BaseEstimator):
             test = _LevelInput(X_test, len(templates) * n_classes)
         accuracies, test_accuracies, test_predictions, tree_accuracies, levels = [], [], [], [], []
         best, best_test = 0, None
+        buffer = GatherBuffer()
         for level in range(self.max_levels):
+            codes = cache(partial(column_codes, train.features))
             vectors, test_vectors, forests, level_trees = zip(
                 *(
                     self._cross_fit_forest(
-                        template, rng, train, y_encoded, test, keep, parts, f"level{level + 1}_forest{number}"
+                        template,
+                        rng,
+                        train,
+                        y_encoded,
+                        test,
+                        keep,
+                        parts,
+                        f"level{level + 1}_forest{number}",
+                        buffer,
+                        codes,
                     )
                     for number, template in enumerate(templates)
                 )

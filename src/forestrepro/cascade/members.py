@@ -7,6 +7,7 @@ that did not see it (out-of-fold), and a new row's class vector is the mean over
 """
 
 import numpy as np
+from sklearn import config_context
 from sklearn.base import clone
 from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.model_selection import StratifiedKFold
@@ -111,21 +112,52 @@ def fold_mean(models, X, n_classes):
     return total
 
 
-def rows_in_columns(X, rows, block=1024):
-    """``X[rows]`` in column-major (Fortran) order, gathered ``block`` columns at a time.
+def rows_in_columns(X, rows, out=None):
+    """``X[rows]`` in column-major (Fortran) order; ``rows`` a boolean mask or row indices.
 
     At each node a tree's splitter reads one feature of the node's rows. With each feature's
     rows side by side in memory, scikit-learn's random forests grow the same trees about a
     quarter faster on a scanned data set's cascade input (22,180 columns on MNIST) than from
-    the row-major copy ``X[rows]`` (``benchmarks/cascade_level.md``).
+    the row-major copy ``X[rows]`` (``benchmarks/cascade_level.md``). Each column's rows are
+    taken from that column (``np.take`` along the rows of ``X.T``, unbuffered): from a
+    column-major ``X``, a level's input, that is several times faster than ``X[rows]``.
+    ``out``, if given, is a column-major array of the result's shape and dtype to fill.
     """
-    out = np.empty((len(X[rows, :1]), X.shape[1]), dtype=X.dtype, order="F")
-    for start in range(0, X.shape[1], block):
-        out[:, start : start + block] = X[rows, start : start + block]
+    rows = np.flatnonzero(rows) if rows.dtype == bool else rows
+    if out is None:
+        out = np.empty((rows.size, X.shape[1]), dtype=X.dtype, order="F")
+    # mode="clip" writes straight into ``out`` (the default "raise" buffers all of it); the
+    # indices are in range, so it clips none
+    np.take(X.T, rows, axis=1, out=out.T, mode="clip")
     return out
 
 
-def cross_fit(template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep=True):
+class GatherBuffer:
+    """One buffer that the folds' rows of a cascade's levels are gathered into, in turn.
+
+    A fold model grows on some rows of a level's input and classifies the others, each
+    gathered column-major (``rows_in_columns``). In a new array each time, the gather would
+    cost about as much again in page faults, the kernel's first touch of every page of a few
+    hundred megabytes. ``rows`` gathers into this buffer instead, which grows when a gather
+    needs more room, and overwrites the rows it returned last.
+    """
+
+    def __init__(self):
+        self._memory = np.empty(0, dtype=np.float32)
+
+    def rows(self, X, rows):
+        """``rows_in_columns(X, rows)`` in the buffer (float32 ``X``)."""
+        n_rows = np.count_nonzero(rows) if rows.dtype == bool else len(rows)
+        size = n_rows * X.shape[1]
+        if self._memory.size < size:
+            self._memory = np.empty(0, dtype=np.float32)  # let the old one go first
+            self._memory = np.empty(size, dtype=np.float32)
+        return rows_in_columns(X, rows, self._memory[:size].reshape((n_rows, X.shape[1]), order="F"))
+
+
+def cross_fit(
+    template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep=True, buffer=None, codes=None
+):
     """Grow one member per fold on the other folds' rows (WDF Sec. 1, Fig. 3).
 
     Returns ``(train, test, models, tree_accuracies)``: out-of-fold class vectors of the rows
@@ -133,18 +165,30 @@ def cross_fit(template, X, y_encoded, n_classes, folds, seeds, X_test=None, keep
     of ``X_test``, or None without it; the fold models, or none unless ``keep`` (without them
     only one model is in memory at a time, gcForest's ``keep_model_in_mem=False``); and the
     fold models' tree accuracies, shape ``(n_folds, n_trees)``, or None when unweighted.
+
+    ``X`` and ``X_test`` are a level's inputs: float32, finite (checked once, when the cascade
+    takes its data, so not again for each fold) and column-major. Each fold's rows, those it
+    grows on and then those it classifies, are gathered column by column into ``buffer`` (a
+    ``GatherBuffer``, shared by a cascade's forests; None: one for this call). ``codes``, the
+    ``column_codes`` of ``X`` (made once a level), give each fold's coded rows; None: each fold
+    codes its own.
     """
+    buffer = GatherBuffer() if buffer is None else buffer
     train = np.empty((X.shape[0], n_classes))
     test = None if X_test is None else np.zeros((X_test.shape[0], n_classes))
     models, accuracies = [], []
-    for k, seed in enumerate(seeds):
-        held_out = folds == k
-        model = seeded(template, seed).fit(rows_in_columns(X, ~held_out), y_encoded[~held_out])
-        train[held_out] = class_vectors(model, X[held_out], n_classes)
-        if X_test is not None:
-            test += class_vectors(model, X_test, n_classes) / len(seeds)
-        accuracies.append(model.tree_accuracies_)
-        if keep:
-            models.append(model)
+    with config_context(assume_finite=True):
+        for k, seed in enumerate(seeds):
+            held_out = folds == k
+            fold_codes = None if codes is None else codes.rows(~held_out)
+            model = seeded(template, seed).fit(
+                buffer.rows(X, ~held_out), y_encoded[~held_out], codes=fold_codes
+            )
+            train[held_out] = class_vectors(model, buffer.rows(X, held_out), n_classes)
+            if X_test is not None:
+                test += class_vectors(model, X_test, n_classes) / len(seeds)
+            accuracies.append(model.tree_accuracies_)
+            if keep:
+                models.append(model)
     tree_accuracies = None if accuracies[0] is None else np.array(accuracies)
     return train, test, models, tree_accuracies

@@ -19,6 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import REAL, HasMethods, StrOptions, check_params
+from .growth import grow
 
 WEIGHTINGS = ("none", "accuracy")
 ACCURACY_SOURCES = ("train", "oob")
@@ -152,7 +153,9 @@ class WeightedForestClassifier(ClassifierMixin, BaseEstimator):
     ----------
     forest : RandomForestClassifier or ExtraTreesClassifier, default=None
         The (unfitted) forest to grow; None means ``RandomForestClassifier()``. Its
-        ``n_jobs`` and ``random_state`` are replaced by this estimator's.
+        ``n_jobs`` and ``random_state`` are replaced by this estimator's. Only
+        ``n_estimators``, ``max_features`` and ``bootstrap`` may differ from the defaults
+        (``growth.check_growable``).
     weighting : {"none", "accuracy"}, default="accuracy"
         ``"none"``: uniform weights ``1 / n_trees``, the plain average of gcForest (WDF
         Fig. 3); ``"accuracy"``: the weights of Eq. (4) (see ``log_odds_weights``).
@@ -211,13 +214,18 @@ class WeightedForestClassifier(ClassifierMixin, BaseEstimator):
         forest = clone(self.forest if self.forest is not None else RandomForestClassifier())
         return forest.set_params(n_jobs=self.n_jobs, random_state=self.random_state)
 
-    def fit(self, X, y):
-        """Grow the forest (Algorithm 1 line 6), then weight its trees (lines 7-8)."""
+    def fit(self, X, y, codes=None):
+        """Grow the forest (Algorithm 1 line 6), then weight its trees (lines 7-8).
+
+        The forest grows by ``growth.grow``: ``forest.fit``'s trees without scikit-learn's
+        per-tree overhead, so ``forest`` is a random forest or an extremely randomised trees
+        forest at its defaults but for its size, features per node and bootstrap. ``codes``:
+        ``X``'s ``column_codes``, if the caller has them."""
         check_params(self)
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
-        self.forest_ = self.unfitted_forest().fit(X, y_encoded)
+        self.forest_ = grow(self.unfitted_forest(), X, y_encoded, codes)
         n_trees = len(self.forest_.estimators_)
         if self.weighting == "none":
             self.tree_accuracies_ = None

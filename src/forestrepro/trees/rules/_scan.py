@@ -49,6 +49,21 @@ def gather_sorted(X, samples, start, end, f, Xf):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def gather(X, samples, start, end, f, Xf):
+    """Gather feature ``f``'s values at the node into ``Xf[start:end]``; False if the feature
+    is constant at the node (unusable): its largest value is not above its smallest by more
+    than ``FEATURE_THRESHOLD``."""
+    low = X[samples[start], f]
+    high = low
+    for p in range(start, end):
+        v = X[samples[p], f]
+        Xf[p] = v
+        low = min(low, v)
+        high = max(high, v)
+    return high > low + _FT
+
+
+@njit(cache=True, nogil=True, inline="always")
 def next_usable(X, samples, start, end, features, n_drawn, n_usable, n_eval, rng, Xf):
     """Draw features until one is usable at the node or drawing stops (``keep_drawing``):
     ``(f, n_drawn, n_usable)`` with ``f``'s values gathered and sorted in ``Xf[start:end]``
@@ -58,6 +73,28 @@ def next_usable(X, samples, start, end, features, n_drawn, n_usable, n_eval, rng
         f = draw_feature(features, n_drawn, n_eval, rng)
         n_drawn += 1
         if gather_sorted(X, samples, start, end, f, Xf):
+            return f, n_drawn, n_usable + 1
+    return -1, n_drawn, n_usable
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_usable_labels(
+    X, samples, start, end, features, n_drawn, n_usable, n_eval, rng, Xf, labels, out, radix_min
+):
+    """``next_usable`` that leaves the node's samples in place: the feature's values are
+    gathered into ``Xf[start:end]`` and, unless the feature is constant at the node, sorted
+    with a copy ``out`` of ``labels`` (one entry per sample of the node, in the node's order),
+    by radix sort from ``radix_min`` values on.  Features are drawn as ``next_usable`` draws
+    them; equal values (and values closer than ``FEATURE_THRESHOLD``) may come out in another
+    order than ``next_usable``'s, which only sums of integer weights can ignore."""
+    n_pool = features.shape[0]
+    values = Xf[start:end]
+    while keep_drawing(n_drawn, n_usable, n_pool, n_eval):
+        f = draw_feature(features, n_drawn, n_eval, rng)
+        n_drawn += 1
+        if gather(X, samples, start, end, f, Xf):
+            out[:] = labels
+            sort_together(values, out, 0, end - start, radix_min)
             return f, n_drawn, n_usable + 1
     return -1, n_drawn, n_usable
 

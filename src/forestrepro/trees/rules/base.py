@@ -39,6 +39,14 @@ class CompiledSplitRule(SplitRule):
     def kernel(self):
         """The numba function compiled with ``SPLIT_KERNEL_SIG``."""
 
+    @property
+    def integer_weight_kernel(self):
+        """The kernel the builder runs when every sample weight is an integer (bootstrap
+        multiplicities; ``builder.integer_weights``): a faster kernel that may sum in another
+        order, as such sums are exact, and chooses the same cut as ``kernel``; by default
+        ``kernel`` itself."""
+        return self.kernel
+
     def params(self):
         """The kernel's float64 parameter vector."""
         return np.zeros(1)

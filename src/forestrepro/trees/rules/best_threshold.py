@@ -25,5 +25,10 @@ class BestThreshold(CompiledSplitRule):
     def kernel(self):
         return criterion_module(self.criterion).best_threshold_kernel
 
+    @property
+    def integer_weight_kernel(self):
+        module = criterion_module(self.criterion)
+        return getattr(module, "best_threshold_integer_kernel", module.best_threshold_kernel)
+
     def params(self):
         return np.array([self.s, 0.0])

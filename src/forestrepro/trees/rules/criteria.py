@@ -1,5 +1,7 @@
 """The impurity criteria by name: each module gives ``node_stat``, ``score``,
-``best_threshold_kernel`` and ``midpoint_kernel`` (see ``_scan``)."""
+``best_threshold_kernel`` and ``midpoint_kernel`` (see ``_scan``), and may give
+``best_threshold_integer_kernel``, a faster best-threshold kernel for integer sample weights
+(``CompiledSplitRule.integer_weight_kernel``)."""
 
 from . import entropy, gain_ratio, gini, iig
 
