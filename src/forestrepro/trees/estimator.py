@@ -93,8 +93,9 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
         sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         return self._fit_encoded(X, y_encoded, sample_weight)
 
-    def _fit_encoded(self, X, y_encoded, sample_weight):
-        """Grow the tree on validated float32 ``X`` and labels encoded by ``classes_``."""
+    def _fit_encoded(self, X, y_encoded, sample_weight, codes=None):
+        """Grow the tree on validated float32 ``X`` and labels encoded by ``classes_``;
+        ``codes``: ``X``'s ``builder.tree_codes`` if made already (a forest's, for all its trees)."""
         rule = resolve_split_rule(self.split_rule)
         check_params(self)
         stopping = StoppingRules(
@@ -119,6 +120,7 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
             root_cell=unit_cell(n_features) if self.root_cell == "unit" else None,
             label_view=self._label_view(),
             seed=random_state.randint(_MAX_SEED),
+            codes=codes,
         )
         self.features_ = pool
         return self
