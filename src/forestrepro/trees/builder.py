@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cascade.column_codes import ColumnCodes, column_codes
 from . import _nodes
 from ._grow import grow
 from ._rng import new_state
+from .column_codes import ColumnCodes, column_codes
 from .rules.base import CompiledSplitRule, NodeView, PythonSplitRule
 from .rules.label_view import OriginalLabels
 from .tree import Tree
