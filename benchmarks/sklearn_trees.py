@@ -21,8 +21,8 @@ import time
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
+from forestrepro.cascade.column_codes import column_codes
 from forestrepro.cascade.sklearn_trees import grow_sklearn_tree
-from forestrepro.trees.column_codes import column_codes
 
 from .comparison import Comparison, Row, best_seconds
 from .data import load_rows

@@ -10,9 +10,9 @@ import pytest
 from sklearn.base import clone
 from sklearn.ensemble import ExtraTreesClassifier, GradientBoostingClassifier, RandomForestClassifier
 
+from forestrepro.cascade.column_codes import column_codes
 from forestrepro.cascade.growth import grow, tree_seeds
 from forestrepro.data import load_dataset, load_spec
-from forestrepro.trees.column_codes import column_codes
 
 MIRROR = Path(
     os.environ.get("FORESTREPRO_MIRROR") or Path(__file__).resolve().parents[3] / "shared" / "datasets"

@@ -24,9 +24,9 @@ from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 from sklearn.utils._random import _our_rand_r_py
 
 from forestrepro.cascade._sklearn_rand import our_rand_r
+from forestrepro.cascade.column_codes import column_codes
 from forestrepro.cascade.sklearn_trees import grow_sklearn_tree
 from forestrepro.data import DatasetError, load_dataset, load_spec
-from forestrepro.trees.column_codes import column_codes
 
 # the mirror the pipeline reads: $FORESTREPRO_MIRROR, else the shared one next to the repository
 MIRROR = Path(

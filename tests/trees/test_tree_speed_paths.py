@@ -1,6 +1,6 @@
 """The builder's fast paths choose what the plain ones choose: the radix sort's digits, and the
 Gini kernel for integer sample weights (``builder.integer_weights``), which counts the codes of
-``X`` (``builder.tree_codes``, made once per forest) where a column has few distinct values."""
+``X`` (``tree_codes``, made once per forest) where a column has few distinct values."""
 
 from dataclasses import dataclass
 
@@ -11,8 +11,9 @@ from forestrepro.ensembles import _base
 from forestrepro.ensembles.forest import PluggableForestClassifier
 from forestrepro.trees import build_tree
 from forestrepro.trees._sort import RADIX_MIN, sort_together
-from forestrepro.trees.builder import INTEGER_TOTAL, integer_weights, tree_codes
+from forestrepro.trees.builder import INTEGER_TOTAL, integer_weights
 from forestrepro.trees.rules import BestThreshold, gini
+from forestrepro.trees.tree_codes import tree_codes
 
 RNG = np.random.default_rng(3)
 
@@ -108,14 +109,6 @@ def test_a_tree_grown_from_given_codes_is_the_tree_grown_from_X():
     assert grown.node_count > 300
     for name in ("children_left", "children_right", "feature", "threshold", "value"):
         assert np.array_equal(getattr(grown, name), getattr(given, name))
-
-
-def test_tree_codes_give_back_X():
-    X, _, _ = _integer_data(300)
-    codes = tree_codes(X)
-    assert codes.codes.dtype == np.int32 and codes.codes.flags.c_contiguous
-    columns = np.arange(X.shape[1])
-    assert np.array_equal(codes.values[codes.offsets[columns] + codes.codes], X)
 
 
 def test_codes_of_another_X_are_refused():

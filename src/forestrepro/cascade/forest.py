@@ -34,7 +34,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import at_least, check_params
-from ..trees.column_codes import column_codes
+from .column_codes import column_codes
 from .members import (
     MAX_SEED,
     MEMBER_CONSTRAINTS,

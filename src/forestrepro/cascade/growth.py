@@ -32,7 +32,7 @@ from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 from sklearn.utils import check_random_state
 
-from ..trees.column_codes import column_codes
+from .column_codes import column_codes
 from .sklearn_trees import grow_sklearn_tree
 
 MAX_SEED = np.iinfo(np.int32).max

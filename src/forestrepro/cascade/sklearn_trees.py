@@ -43,8 +43,8 @@ from numba import njit
 from sklearn.tree._tree import NODE_DTYPE, Tree
 
 from ..trees._sort import sort_together
-from ..trees.column_codes import ColumnCodes, column_codes
 from ._sklearn_rand import rand_int, rand_uniform, splitter_state
+from .column_codes import ColumnCodes, column_codes
 
 FEATURE_THRESHOLD = np.float32(1e-7)
 EPSILON = np.finfo(np.float64).eps

@@ -6,7 +6,7 @@ and their parameters' constraints.
 ``random_state`` before any tree is grown, each tree's bootstrap sample is drawn from its own
 seed (the same samples as scikit-learn's forest with the same ``random_state``) and enters as
 sample-weight multiplicities, ``X`` is coded by column once for all the trees
-(``trees.builder.tree_codes``), and trees grow in threads (the compiled builder releases the
+(``trees.tree_codes``), and trees grow in threads (the compiled builder releases the
 GIL), so a forest does not depend on ``n_jobs``. A forest defines ``_make_tree(seed)``; its
 ``__init__`` takes its own parameters and hands the shared ones to ``super().__init__``; its
 ``_parameter_constraints`` extend ``BaggedForest``'s, and ``fit`` checks them
@@ -28,8 +28,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import COUNT, REAL, Interval, StrOptions, at_least, check_params, resolve_count
-from ..trees.builder import tree_codes
 from ..trees.estimator import PluggableTreeClassifier
+from ..trees.tree_codes import tree_codes
 
 _MAX_SEED = np.iinfo(np.int32).max
 

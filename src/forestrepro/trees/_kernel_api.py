@@ -27,7 +27,7 @@ Split kernel arguments, in order:
 ``buf``        float64 scratch of shape (4, max(n_classes, 2))
 ``ibuf``       intp scratch of shape (4, n_samples + 1)
 ``codes``      int32 (n_samples, n_features), C order: ``X`` coded by column
-               (``builder.tree_codes``): ``codes[s, f]`` is the rank of ``X[s, f]`` among
+               (``tree_codes``): ``codes[s, f]`` is the rank of ``X[s, f]`` among
                the distinct values of column ``f``, which are
                ``code_values[code_offsets[f]:code_offsets[f + 1]]`` ascending, so
                ``code_values[code_offsets[f] + codes[s, f]] == X[s, f]``; filled only when the

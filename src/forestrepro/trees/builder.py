@@ -17,10 +17,10 @@ import numpy as np
 from . import _nodes
 from ._grow import grow
 from ._rng import new_state
-from .column_codes import ColumnCodes, column_codes
 from .rules.base import CompiledSplitRule, NodeView, PythonSplitRule
 from .rules.label_view import OriginalLabels
 from .tree import Tree
+from .tree_codes import NO_CODES, TreeCodes, tree_codes
 
 _UNLIMITED = np.iinfo(np.intp).max
 
@@ -91,25 +91,12 @@ def integer_weights(w):
     return bool(np.all(w == np.floor(w))) and w.sum() < INTEGER_TOTAL
 
 
-def tree_codes(X):
-    """``X`` (float32, finite) coded by column as the kernels read it (``_kernel_api``): its
-    ``column_codes`` with int32 codes in C order."""
-    coded = column_codes(np.ascontiguousarray(X, dtype=np.float32))
-    return ColumnCodes(np.ascontiguousarray(coded.codes, dtype=np.int32), coded.values, coded.offsets)
-
-
-NO_CODES = ColumnCodes(
-    np.empty((0, 0), dtype=np.int32), np.empty(0, dtype=np.float32), np.empty(0, dtype=np.intp)
-)
-"""What the kernels get for ``codes`` when the builder runs a rule's plain ``kernel``."""
-
-
 def _checked_codes(codes, X):
     """``codes`` if they are ``tree_codes`` of an array of ``X``'s shape, else a ValueError."""
     if codes is None:
         return tree_codes(X)
     if not (
-        isinstance(codes, ColumnCodes)
+        isinstance(codes, TreeCodes)
         and codes.shape == X.shape
         and codes.codes.dtype == np.int32
         and codes.codes.flags.c_contiguous

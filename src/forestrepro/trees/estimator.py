@@ -95,7 +95,7 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit_encoded(self, X, y_encoded, sample_weight, codes=None):
         """Grow the tree on validated float32 ``X`` and labels encoded by ``classes_``;
-        ``codes``: ``X``'s ``builder.tree_codes`` if made already (a forest's, for all its trees)."""
+        ``codes``: ``X``'s ``tree_codes`` if made already (a forest's, for all its trees)."""
         rule = resolve_split_rule(self.split_rule)
         check_params(self)
         stopping = StoppingRules(

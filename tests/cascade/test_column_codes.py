@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from forestrepro.trees.column_codes import column_codes
+from forestrepro.cascade.column_codes import column_codes
 
 
 def test_codes_are_ranks_and_give_the_values_back():

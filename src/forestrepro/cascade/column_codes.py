@@ -6,11 +6,10 @@ distinct values of column ``j`` (0 for the smallest), and those distinct values 
 Codes are ``uint8`` where no column has more than 256 distinct values, else ``uint16`` (else
 ``int32``), in the memory order of ``X``.
 
-One coding serves every tree grown on the same rows, and a tree's splitter reads codes in place
-of values and counts them instead of sorting them where a node has many samples for its
-column's distinct values: a cascade level's input (class vectors: fractions ``k / n_trees``;
-``cascade.sklearn_trees``, 1 or 2 bytes a code), and the integer-weight Gini kernel of the tree
-builder (``builder.tree_codes``, int32 codes; e.g. letter's 16 features of 16 values).  Equal values share a code, ``-0.0`` and ``0.0`` included (they compare
+A cascade level's input (class vectors: fractions ``k / n_trees``) has few distinct values per
+column; one coding serves every tree grown on the same rows, and a tree's splitter reads codes
+(1 or 2 bytes) in place of values and counts them instead of sorting them
+(``sklearn_trees``).  Equal values share a code, ``-0.0`` and ``0.0`` included (they compare
 equal, so no threshold tells them apart).
 """
 
@@ -21,7 +20,7 @@ from numba import njit
 
 # linear time; sort_together, which calls the recursive introsort, aborted numba here when compiled
 # for this caller against its cached code
-from ._sort import _radix_sort
+from ..trees._sort import _radix_sort
 
 
 class ColumnCodes(NamedTuple):
@@ -62,21 +61,16 @@ def _code_columns(X, codes):
         rows[:] = np.arange(n_rows)
         _radix_sort(column, rows, 0, n_rows)
         offsets[j] = total
-        # the sorted column's distinct values, moved to its front (values grows once per column:
-        # an array variable reassigned in the loop over rows cost numba a reference count per row)
-        n_distinct = 0
         for r in range(n_rows):
             value = column[r]
-            if r == 0 or value != column[n_distinct - 1]:
-                column[n_distinct] = value
-                n_distinct += 1
-            codes[rows[r], j] = n_distinct - 1
-        if total + n_distinct > values.shape[0]:
-            grown = np.empty(max(2 * values.shape[0], total + n_distinct), dtype=np.float32)
-            grown[:total] = values[:total]
-            values = grown
-        values[total : total + n_distinct] = column[:n_distinct]
-        total += n_distinct
+            if r == 0 or value != values[total - 1]:
+                if total == values.shape[0]:
+                    grown = np.empty(2 * total, dtype=np.float32)
+                    grown[:total] = values
+                    values = grown
+                values[total] = value
+                total += 1
+            codes[rows[r], j] = total - 1 - offsets[j]
     offsets[n_columns] = total
     return values[:total].copy(), offsets
 
