@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit, types
 
 from . import _nodes
+from ._borrow import borrow, hold
 from ._kernel_api import (
     F32_1D,
     F64_1D,
@@ -78,18 +79,31 @@ def grow(
     rng,
     capacity,
 ):
-    """Grow a tree breadth first with a compiled split kernel; returns the node store."""
+    """Grow a tree breadth first with a compiled split kernel; returns the node store.
+
+    The loop reads every array borrowed (``_borrow``): without reference counts for each array
+    handed to the kernel, ``_nodes``' steps and their views, at every node."""
     n_classes = view_maps.shape[1]
-    store = _nodes.new_store(capacity, n_classes)
-    counters = np.zeros(2, dtype=np.intp)
-    _nodes.add_root(store, counters, y, w, samples)
+    owned_store = _nodes.new_store(capacity, n_classes)
+    owned_counters = np.zeros(2, dtype=np.intp)
+    _nodes.add_root(owned_store, owned_counters, y, w, samples)
     width = max(n_classes, 2)
-    Xf = np.empty(X.shape[0], dtype=np.float32)
-    buf = np.empty((4, width), dtype=np.float64)
-    ibuf = np.empty((4, X.shape[0] + 1), dtype=np.intp)
-    counts = np.empty(width, dtype=np.float64)
-    lo = root_lo.copy()
-    hi = root_hi.copy()
+    scratch = (
+        np.empty(X.shape[0], dtype=np.float32),
+        np.empty((4, width), dtype=np.float64),
+        np.empty((4, X.shape[0] + 1), dtype=np.intp),
+        np.empty(width, dtype=np.float64),
+        root_lo.copy(),
+        root_hi.copy(),
+    )
+    Xf, buf, ibuf, counts, lo, hi = borrow(scratch)
+    store, counters = borrow(owned_store), borrow(owned_counters)
+    chooser_params, view_maps, view_n_classes, y_views = borrow(
+        (chooser_params, view_maps, view_n_classes, y_views)
+    )
+    X, codes, code_values, code_offsets = borrow((X, codes, code_values, code_offsets))
+    y, w, samples, features, params = borrow((y, w, samples, features, params))
+    root_lo, root_hi, limits, rng = borrow((root_lo, root_hi, limits, rng))
     node = 0
     while node < counters[0]:
         value = store[4][node]
@@ -134,4 +148,5 @@ def grow(
             if feature >= 0:
                 _nodes.split_node(store, counters, node, feature, threshold, X, y, w, samples)
         node += 1
-    return store, counters
+    hold(scratch)
+    return owned_store, owned_counters

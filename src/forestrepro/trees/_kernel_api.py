@@ -39,7 +39,7 @@ It returns ``(feature, threshold)``; ``feature < 0`` makes the node a leaf.  Sam
 
 All compiled functions use ``cache=True``.  Numba's disk cache of a function is invalidated
 only by changes to that function's own source file: after editing a shared compiled helper
-(``_scan``, ``_sort``, ``_nodes``, ``_rng``, ``_kernel_api``), delete the package's
+(``_scan``, ``_sort``, ``_nodes``, ``_rng``, ``_borrow``, ``_kernel_api``), delete the package's
 ``__pycache__`` folders.
 """
 
