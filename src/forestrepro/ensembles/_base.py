@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import COUNT, REAL, Interval, StrOptions, at_least, check_params, resolve_count
 from ..trees.estimator import PluggableTreeClassifier
+from ..trees.seeded import seeded
 from ..trees.tree_codes import tree_codes
 
 _MAX_SEED = np.iinfo(np.int32).max
@@ -155,7 +156,7 @@ class BaggedForest(ClassifierMixin, BaseEstimator):
     def _fit_tree(self, X, y_encoded, seed, n_bootstrap, codes):
         n_samples = X.shape[0]
         if self.bootstrap:
-            indices = np.random.RandomState(seed).randint(0, n_samples, n_bootstrap)
+            indices = seeded(seed).randint(0, n_samples, n_bootstrap)
             weight = np.bincount(indices, minlength=n_samples).astype(np.float64)
         else:
             weight = np.ones(n_samples)

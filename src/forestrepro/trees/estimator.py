@@ -13,6 +13,7 @@ from .builder import StoppingRules, build_tree, unit_cell
 from .rules.base import SplitRule
 from .rules.best_threshold import BestThreshold
 from .rules.label_view import OriginalLabels, PriorityClassView
+from .seeded import seeded
 
 _MAX_SEED = np.iinfo(np.int32).max
 
@@ -101,7 +102,11 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
         stopping = StoppingRules(
             self.min_samples_split, self.max_depth, self.max_leaf_nodes, float(self.max_error_fraction)
         )
-        random_state = check_random_state(self.random_state)
+        random_state = (
+            seeded(self.random_state)
+            if isinstance(self.random_state, numbers.Integral)
+            else check_random_state(self.random_state)
+        )
         n_features = X.shape[1]
         pool = np.arange(n_features)
         if self.subspace_size is not None:
