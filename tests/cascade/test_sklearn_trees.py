@@ -90,6 +90,15 @@ def assert_same_trees(X, y, splitter, seed, bootstrap, coded=None):
     return reference, ours
 
 
+def assert_same_trees_every_way(X, y, splitter):
+    """``assert_same_trees`` for X in C and Fortran order, every seed, with and without bootstrap."""
+    for order in "CF":
+        Xo = np.asarray(X, order=order)
+        for seed in SEEDS:
+            for bootstrap in (False, True):
+                assert_same_trees(Xo, y, splitter, seed, bootstrap)
+
+
 @pytest.mark.parametrize("splitter", ["best", "random"])
 @pytest.mark.parametrize(
     "name, rows",
@@ -97,11 +106,7 @@ def assert_same_trees(X, y, splitter, seed, bootstrap, coded=None):
 )
 def test_mirror_data_sets(name, rows, splitter):
     X, y = _mirror_data(name, rows)
-    for order in "CF":
-        Xo = np.asarray(X, order=order)
-        for seed in SEEDS:
-            for bootstrap in (False, True):
-                assert_same_trees(Xo, y, splitter, seed, bootstrap)
+    assert_same_trees_every_way(X, y, splitter)
 
 
 def test_ionosphere_needs_wide_codes():
@@ -124,11 +129,7 @@ def test_wide_tied_vote_fractions(splitter):
     """Many columns of few distinct values, as a cascade level's class vectors."""
     X, y = _vote_fractions()
     assert len(np.unique(X)) <= 51
-    for order in "CF":
-        Xo = np.asarray(X, order=order)
-        for seed in SEEDS:
-            for bootstrap in (False, True):
-                assert_same_trees(Xo, y, splitter, seed, bootstrap)
+    assert_same_trees_every_way(X, y, splitter)
 
 
 def test_constant_features_and_duplicates():

@@ -1,15 +1,19 @@
 """The builder's fast paths choose what the plain ones choose: the radix sort's digits, and the
-Gini kernel for integer sample weights (``builder.integer_weights``)."""
+Gini kernel for integer sample weights (``builder.integer_weights``), which counts the codes of
+``X`` (``tree_codes``, made once per forest) where a column has few distinct values."""
 
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
+from forestrepro.ensembles import _base
+from forestrepro.ensembles.forest import PluggableForestClassifier
 from forestrepro.trees import build_tree
 from forestrepro.trees._sort import RADIX_MIN, sort_together
 from forestrepro.trees.builder import INTEGER_TOTAL, integer_weights
 from forestrepro.trees.rules import BestThreshold, gini
+from forestrepro.trees.tree_codes import tree_codes
 
 RNG = np.random.default_rng(3)
 
@@ -88,3 +92,39 @@ def test_integer_weight_gini_kernel_grows_the_plain_kernels_tree(n_eval):
     assert fast.node_count > 500
     for name in ("children_left", "children_right", "feature", "threshold", "value", "depth"):
         assert np.array_equal(getattr(fast, name), getattr(plain, name))
+
+
+def _integer_data(n=2000):
+    """Few distinct values (counted at most nodes) beside continuous ones (sorted), 26 classes."""
+    X = np.concatenate([RNG.integers(0, 16, (n, 4)), RNG.normal(size=(n, 2))], axis=1).astype(np.float32)
+    return X, RNG.integers(0, 26, n), np.bincount(RNG.integers(0, n, n), minlength=n).astype(np.float64)
+
+
+def test_a_tree_grown_from_given_codes_is_the_tree_grown_from_X():
+    X, y, w = _integer_data()
+    grown, given = (
+        build_tree(X, y, 26, BestThreshold("gini"), sample_weight=w, n_eval=3, seed=2, codes=codes)
+        for codes in (None, tree_codes(X))
+    )
+    assert grown.node_count > 300
+    for name in ("children_left", "children_right", "feature", "threshold", "value"):
+        assert np.array_equal(getattr(grown, name), getattr(given, name))
+
+
+def test_codes_of_another_X_are_refused():
+    X, y, w = _integer_data(300)
+    with pytest.raises(ValueError, match="codes must be tree_codes"):
+        build_tree(X, y, 26, BestThreshold("gini"), sample_weight=w, codes=tree_codes(X[:-1]))
+
+
+def test_a_forest_codes_its_X_once(monkeypatch):
+    made = []
+
+    def counted(X):
+        made.append(X.shape)
+        return tree_codes(X)
+
+    monkeypatch.setattr(_base, "tree_codes", counted)
+    X, y, _ = _integer_data(300)
+    PluggableForestClassifier(4, random_state=0).fit(X, y)
+    assert made == [X.shape]

@@ -5,7 +5,8 @@ and their parameters' constraints.
 ``BaseForest`` (``sklearn/ensemble/_forest.py``): per-tree seeds are drawn from
 ``random_state`` before any tree is grown, each tree's bootstrap sample is drawn from its own
 seed (the same samples as scikit-learn's forest with the same ``random_state``) and enters as
-sample-weight multiplicities, and trees grow in threads (the compiled builder releases the
+sample-weight multiplicities, ``X`` is coded by column once for all the trees
+(``trees.tree_codes``), and trees grow in threads (the compiled builder releases the
 GIL), so a forest does not depend on ``n_jobs``. A forest defines ``_make_tree(seed)``; its
 ``__init__`` takes its own parameters and hands the shared ones to ``super().__init__``; its
 ``_parameter_constraints`` extend ``BaggedForest``'s, and ``fit`` checks them
@@ -28,6 +29,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import COUNT, REAL, Interval, StrOptions, at_least, check_params, resolve_count
 from ..trees.estimator import PluggableTreeClassifier
+from ..trees.seeded import seeded
+from ..trees.tree_codes import tree_codes
 
 _MAX_SEED = np.iinfo(np.int32).max
 
@@ -132,8 +135,9 @@ class BaggedForest(ClassifierMixin, BaseEstimator):
             resolve_count(self.max_samples, n_samples, "max_samples") if self.bootstrap else n_samples
         )
         seeds = check_random_state(self.random_state).randint(_MAX_SEED, size=self.n_estimators)
+        codes = tree_codes(X)
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(self._fit_tree)(X, y_encoded, seed, n_bootstrap) for seed in seeds
+            delayed(self._fit_tree)(X, y_encoded, seed, n_bootstrap, codes) for seed in seeds
         )
         if self.oob_score:
             self._set_oob(X, y_encoded)
@@ -149,17 +153,17 @@ class BaggedForest(ClassifierMixin, BaseEstimator):
         """An unfitted tree with the forest's tree parameters and its own seed."""
         raise NotImplementedError
 
-    def _fit_tree(self, X, y_encoded, seed, n_bootstrap):
+    def _fit_tree(self, X, y_encoded, seed, n_bootstrap, codes):
         n_samples = X.shape[0]
         if self.bootstrap:
-            indices = np.random.RandomState(seed).randint(0, n_samples, n_bootstrap)
+            indices = seeded(seed).randint(0, n_samples, n_bootstrap)
             weight = np.bincount(indices, minlength=n_samples).astype(np.float64)
         else:
             weight = np.ones(n_samples)
         tree = self._make_tree(seed)
         tree.classes_ = self.classes_
         tree.n_features_in_ = X.shape[1]
-        tree._fit_encoded(X, y_encoded, weight)
+        tree._fit_encoded(X, y_encoded, weight, codes)
         tree.bootstrap_weight_ = weight if self.bootstrap else None
         return tree
 

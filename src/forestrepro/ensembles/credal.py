@@ -200,14 +200,14 @@ class CredalTree(PluggableTreeClassifier):
         super().__init__(split_rule, max_features=max_features, random_state=random_state)
         self.discretize = discretize
 
-    def _fit_encoded(self, X, y_encoded, sample_weight):
+    def _fit_encoded(self, X, y_encoded, sample_weight, codes=None):
         if self.discretize is None:
-            return super()._fit_encoded(X, y_encoded, sample_weight)
+            return super()._fit_encoded(X, y_encoded, sample_weight, codes)
         n_classes = len(self.classes_)
         self.cut_points_ = [
             mdl_cut_points(X[:, f], y_encoded, sample_weight, n_classes) for f in range(X.shape[1])
         ]
-        super()._fit_encoded(bin_codes(X, self.cut_points_), y_encoded, sample_weight)
+        super()._fit_encoded(bin_codes(X, self.cut_points_), y_encoded, sample_weight)  # not X's codes
         self.tree_ = raw_thresholds(self.tree_, self.cut_points_)
         return self
 
@@ -242,7 +242,7 @@ class MultiwayCredalTree(PluggableTreeClassifier):
         self.discretize = discretize
         self.random_state = random_state
 
-    def _fit_encoded(self, X, y_encoded, sample_weight):
+    def _fit_encoded(self, X, y_encoded, sample_weight, codes=None):
         check_params(self)
         n_classes = len(self.classes_)
         if self.discretize is not None:

@@ -74,13 +74,13 @@ class PriorityClassTree(PluggableTreeClassifier):
         self.priority_draw = priority_draw
         self.absent_class_labels = absent_class_labels
 
-    def _fit_encoded(self, X, y_encoded, sample_weight):
+    def _fit_encoded(self, X, y_encoded, sample_weight, codes=None):
         if self.priority_draw == "all":
             candidates = np.arange(len(self.classes_))
         else:
             candidates = np.unique(y_encoded[sample_weight > 0])
         self.priority_index_ = int(np.random.default_rng(self.random_state).choice(candidates))
-        return super()._fit_encoded(X, y_encoded, sample_weight)
+        return super()._fit_encoded(X, y_encoded, sample_weight, codes)
 
     def _label_view(self):
         if self.absent_class_labels == "original":

@@ -3,7 +3,8 @@
 A data set's options (``paper.wdf.dataset_options.<name>``) say how to feed it: ``scan`` with a
 ``shape`` turns on multi-grained scanning (1-D sequences, 2-D images; WDF Sec. 2.1), and
 ``text`` with ``max_features`` turns a text column into bag-of-words counts (fitted on the
-training part only) before the cascade. The cascade grows with ``fit_predict_proba``, which
+training part only, over a vocabulary every machine chooses alike: ``data/bag_of_words.py``)
+before the cascade. The cascade grows with ``fit_predict_proba``, which
 keeps no fold models in memory (gcForest's own setting). A scanned split is scanned once for
 all methods (``cascade.scan_cache``): the scanning forests are not weighted, so DF and WDF
 share the scan and differ only in their cascades. With ``options.cache_dir`` (the workflow
@@ -20,7 +21,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from sklearn.feature_extraction.text import CountVectorizer
 
 from ..cascade.cache import cached_cascade_proba
 from ..cascade.deep_forest import DeepForestClassifier
@@ -28,6 +28,7 @@ from ..cascade.forest import CascadeForestClassifier, early_stopping_outcome
 from ..cascade.scan_cache import Scan, cached_scan
 from ..cascade.scanning import MultiGrainedScanner
 from ..checkpoint.location import scan_store_dir
+from ..data.bag_of_words import bag_of_words
 from ..data.blocks import block_means
 from .base import Method, MethodConfigError, with_jobs
 
@@ -72,9 +73,7 @@ class CascadeForest(Method):
         text = self.options.get("text")
         if not text:
             return X_train, X_test
-        vectorizer = CountVectorizer(max_features=text["max_features"], binary=text.get("binary", False))
-        train = vectorizer.fit_transform(X_train).toarray().astype(np.float32)
-        return train, vectorizer.transform(X_test).toarray().astype(np.float32)
+        return bag_of_words(X_train, X_test, text["max_features"], binary=text.get("binary", False))
 
     def _arrays(self, X_train, y_train, X_test):
         X_train, X_test = self._features(X_train, X_test)

@@ -8,9 +8,12 @@ import numpy as np
 from numba import njit, types
 
 from . import _nodes
+from ._borrow import borrow, hold
 from ._kernel_api import (
+    F32_1D,
     F64_1D,
     F64_2D,
+    I32_2D,
     INTP_1D,
     INTP_2D,
     U64_1D,
@@ -31,6 +34,9 @@ GROW_SIG = types.Tuple((STORE_TYPE, INTP_1D))(
     INTP_1D,  # view_n_classes
     INTP_2D,  # y_views (n_views, n_samples)
     X_TYPE,  # X
+    I32_2D,  # codes (see _kernel_api)
+    F32_1D,  # code_values
+    INTP_1D,  # code_offsets
     INTP_1D,  # y
     F64_1D,  # w
     INTP_1D,  # samples
@@ -56,6 +62,9 @@ def grow(
     view_n_classes,
     y_views,
     X,
+    codes,
+    code_values,
+    code_offsets,
     y,
     w,
     samples,
@@ -70,23 +79,47 @@ def grow(
     rng,
     capacity,
 ):
-    """Grow a tree breadth first with a compiled split kernel; returns the node store."""
+    """Grow a tree breadth first with a compiled split kernel; returns the node store.
+
+    The loop reads every array borrowed (``_borrow``): without reference counts for each array
+    handed to the kernel, ``_nodes``' steps and their views, at every node."""
     n_classes = view_maps.shape[1]
-    store = _nodes.new_store(capacity, n_classes)
-    counters = np.zeros(2, dtype=np.intp)
-    _nodes.add_root(store, counters, y, w, samples)
+    owned_store = _nodes.new_store(capacity, n_classes)
+    owned_counters = np.zeros(2, dtype=np.intp)
+    _nodes.add_root(owned_store, owned_counters, y, w, samples)
     width = max(n_classes, 2)
-    Xf = np.empty(X.shape[0], dtype=np.float32)
-    buf = np.empty((4, width), dtype=np.float64)
-    counts = np.empty(width, dtype=np.float64)
-    lo = root_lo.copy()
-    hi = root_hi.copy()
+    scratch = (
+        np.empty(X.shape[0], dtype=np.float32),
+        np.empty((4, width), dtype=np.float64),
+        np.empty((4, X.shape[0] + 1), dtype=np.intp),
+        np.empty(width, dtype=np.float64),
+        root_lo.copy(),
+        root_hi.copy(),
+    )
+    Xf, buf, ibuf, counts, lo, hi = borrow(scratch)
+    store, counters = borrow(owned_store), borrow(owned_counters)
+    chooser_params, view_maps, view_n_classes, y_views = borrow(
+        (chooser_params, view_maps, view_n_classes, y_views)
+    )
+    X, codes, code_values, code_offsets = borrow((X, codes, code_values, code_offsets))
+    y, w, samples, features, params = borrow((y, w, samples, features, params))
+    root_lo, root_hi, limits, rng = borrow((root_lo, root_hi, limits, rng))
     node = 0
     while node < counters[0]:
-        if not _nodes.must_stop(store, counters, node, limits[0], limits[1], limits[2], max_error_fraction):
+        value = store[4][node]
+        if not _nodes.must_stop(
+            value,
+            store[6][node],
+            store[5][node],
+            store[7][node],
+            counters[1],
+            limits[0],
+            limits[1],
+            limits[2],
+            max_error_fraction,
+        ):
             if needs_cell:
                 _nodes.node_cell(store, node, root_lo, root_hi, lo, hi)
-            value = store[4][node]
             view = chooser(value, chooser_params)
             node_counts = _nodes.view_counts(value, view_maps[view], view_n_classes[view], counts)
             feature, threshold = kernel(
@@ -107,8 +140,13 @@ def grow(
                 rng,
                 Xf,
                 buf,
+                ibuf,
+                codes,
+                code_values,
+                code_offsets,
             )
             if feature >= 0:
                 _nodes.split_node(store, counters, node, feature, threshold, X, y, w, samples)
         node += 1
-    return store, counters
+    hold(scratch)
+    return owned_store, owned_counters

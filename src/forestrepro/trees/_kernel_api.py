@@ -25,13 +25,22 @@ Split kernel arguments, in order:
 ``rng``        uint64 state of the tree's generator (``_rng``)
 ``Xf``         float32 scratch of length n_samples
 ``buf``        float64 scratch of shape (4, max(n_classes, 2))
+``ibuf``       intp scratch of shape (4, n_samples + 1)
+``codes``      int32 (n_samples, n_features), C order: ``X`` coded by column
+               (``tree_codes``): ``codes[s, f]`` is the rank of ``X[s, f]`` among
+               the distinct values of column ``f``, which are
+               ``code_values[code_offsets[f]:code_offsets[f + 1]]`` ascending, so
+               ``code_values[code_offsets[f] + codes[s, f]] == X[s, f]``; filled only when the
+               builder runs the rule's ``integer_weight_kernel`` (else the three are empty)
+``code_values, code_offsets``  float32 and intp, see ``codes``
 
 It returns ``(feature, threshold)``; ``feature < 0`` makes the node a leaf.  Samples with
 ``X[s, feature] <= threshold`` go left; a cut that leaves a child empty makes a leaf.
 
 All compiled functions use ``cache=True``.  Numba's disk cache of a function is invalidated
 only by changes to that function's own source file: after editing a shared compiled helper
-(``_scan``, ``_sort``, ``_nodes``, ``_rng``), delete the package's ``__pycache__`` folders.
+(``_scan``, ``_sort``, ``_nodes``, ``_rng``, ``_borrow``, ``_kernel_api``), delete the package's
+``__pycache__`` folders.
 """
 
 from numba import types
@@ -45,6 +54,7 @@ INTP_2D = types.Array(types.intp, 2, "C")
 F64_1D = types.Array(types.float64, 1, "C")
 F64_2D = types.Array(types.float64, 2, "C")
 F32_1D = types.Array(types.float32, 1, "C")
+I32_2D = types.Array(types.int32, 2, "C")
 U64_1D = types.Array(types.uint64, 1, "C")
 
 SPLIT_KERNEL_SIG = types.Tuple((types.intp, types.float64))(
@@ -65,6 +75,10 @@ SPLIT_KERNEL_SIG = types.Tuple((types.intp, types.float64))(
     U64_1D,
     F32_1D,
     F64_2D,
+    INTP_2D,
+    I32_2D,
+    F32_1D,
+    INTP_1D,
 )
 SplitKernelType = types.FunctionType(SPLIT_KERNEL_SIG)
 

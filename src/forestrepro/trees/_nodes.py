@@ -67,16 +67,27 @@ def add_root(store, counters, y, w, samples):
 
 
 @njit(cache=True, nogil=True)
-def must_stop(store, counters, node, min_samples_split, max_depth, max_leaf_nodes, max_error_fraction):
-    """Stopping rules: fewer than ``min_samples_split`` samples, depth ``max_depth``, the leaf
-    budget ``max_leaf_nodes`` (k_n) spent, a pure node, or a fraction of points outside the
-    node's majority class below ``max_error_fraction`` (BRF paper, Sec. 4.3)."""
-    if store[5][node] < min_samples_split or store[7][node] >= max_depth:
+def must_stop(
+    value,
+    weight,
+    n_samples,
+    depth,
+    n_leaves,
+    min_samples_split,
+    max_depth,
+    max_leaf_nodes,
+    max_error_fraction,
+):
+    """Stopping rules of a node of class counts ``value`` (``store[4][node]``), weight, samples and
+    depth in a tree of ``n_leaves`` leaves: fewer than ``min_samples_split`` samples, depth
+    ``max_depth``, the leaf budget ``max_leaf_nodes`` (k_n) spent, a pure node, or a fraction of
+    points outside the node's majority class below ``max_error_fraction`` (BRF paper, Sec. 4.3).
+    (It takes the node's fields, not the store: numba counts a reference for each of the store's
+    arrays on every call.)"""
+    if n_samples < min_samples_split or depth >= max_depth:
         return True
-    if counters[1] >= max_leaf_nodes:
+    if n_leaves >= max_leaf_nodes:
         return True
-    value = store[4][node]
-    weight = store[6][node]
     majority = value.max()
     if majority >= weight:
         return True

@@ -6,7 +6,8 @@ breadth first, either entirely in compiled code (``CompiledSplitRule``, see ``_g
 with a Python loop over nodes that calls ``PythonSplitRule.split`` and the same compiled
 steps (``_nodes``).  Where every sample weight is an integer (``integer_weights``: bootstrap
 multiplicities, or none) a compiled rule runs its ``integer_weight_kernel``, which chooses the
-same cuts faster.  Stopping rules are in ``StoppingRules``.
+same cuts faster, and reads ``X`` also coded by column (``tree_codes``; a forest codes its ``X``
+once for all its trees).  Stopping rules are in ``StoppingRules``.
 """
 
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from ._rng import new_state
 from .rules.base import CompiledSplitRule, NodeView, PythonSplitRule
 from .rules.label_view import OriginalLabels
 from .tree import Tree
+from .tree_codes import NO_CODES, TreeCodes, tree_codes
 
 _UNLIMITED = np.iinfo(np.intp).max
 
@@ -89,6 +91,20 @@ def integer_weights(w):
     return bool(np.all(w == np.floor(w))) and w.sum() < INTEGER_TOTAL
 
 
+def _checked_codes(codes, X):
+    """``codes`` if they are ``tree_codes`` of an array of ``X``'s shape, else a ValueError."""
+    if codes is None:
+        return tree_codes(X)
+    if not (
+        isinstance(codes, TreeCodes)
+        and codes.shape == X.shape
+        and codes.codes.dtype == np.int32
+        and codes.codes.flags.c_contiguous
+    ):
+        raise ValueError("codes must be tree_codes(X) of the X the tree is grown on")
+    return codes
+
+
 ORIGINAL_LABELS = OriginalLabels()
 """The default label view: every node scored on the original labels."""
 
@@ -106,6 +122,7 @@ def build_tree(
     root_cell=None,
     label_view=ORIGINAL_LABELS,
     seed=0,
+    codes=None,
 ):
     """Grow a tree on ``X`` (n_samples, n_features) and labels ``y`` in ``[0, n_classes)``.
 
@@ -113,7 +130,8 @@ def build_tree(
     paper is a pool drawn per tree); at each node ``n_eval`` of them are drawn at random
     (default: all of them, in order, no randomness).  ``root_cell`` is ``(lo, hi)``, by
     default the data range (computed only for rules that need cells).  Samples of weight 0
-    are left out.  ``seed`` seeds the tree's generator.
+    are left out.  ``seed`` seeds the tree's generator.  ``codes`` is ``tree_codes(X)`` if made
+    already (made here where the rule's ``integer_weight_kernel`` runs, by default).
     """
     if not isinstance(rule, (CompiledSplitRule, PythonSplitRule)):
         raise TypeError(
@@ -135,14 +153,20 @@ def build_tree(
         capacity = min(capacity, 2 * stopping.max_leaf_nodes - 1)
     rng = new_state(seed)
     if isinstance(rule, CompiledSplitRule):
+        if integer_weights(w):
+            kernel = rule.integer_weight_kernel
+            codes = _checked_codes(codes, X) if kernel is not rule.kernel else NO_CODES
+        else:
+            kernel, codes = rule.kernel, NO_CODES
         store, counters = grow(
-            rule.integer_weight_kernel if integer_weights(w) else rule.kernel,
+            kernel,
             label_view.chooser,
             label_view.chooser_params(),
             maps,
             view_n_classes,
             y_views,
             X,
+            *codes,
             y,
             w,
             samples,
@@ -210,7 +234,15 @@ def _grow_python(
     node = 0
     while node < counters[0]:
         if not _nodes.must_stop(
-            store, counters, node, limits[0], limits[1], limits[2], float(stopping.max_error_fraction)
+            store[4][node],
+            store[6][node],
+            store[5][node],
+            store[7][node],
+            counters[1],
+            limits[0],
+            limits[1],
+            limits[2],
+            float(stopping.max_error_fraction),
         ):
             if rule.needs_cell:
                 _nodes.node_cell(store, node, root_lo, root_hi, lo, hi)

@@ -13,6 +13,7 @@ from .builder import StoppingRules, build_tree, unit_cell
 from .rules.base import SplitRule
 from .rules.best_threshold import BestThreshold
 from .rules.label_view import OriginalLabels, PriorityClassView
+from .seeded import seeded
 
 _MAX_SEED = np.iinfo(np.int32).max
 
@@ -93,14 +94,19 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
         sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         return self._fit_encoded(X, y_encoded, sample_weight)
 
-    def _fit_encoded(self, X, y_encoded, sample_weight):
-        """Grow the tree on validated float32 ``X`` and labels encoded by ``classes_``."""
+    def _fit_encoded(self, X, y_encoded, sample_weight, codes=None):
+        """Grow the tree on validated float32 ``X`` and labels encoded by ``classes_``;
+        ``codes``: ``X``'s ``tree_codes`` if made already (a forest's, for all its trees)."""
         rule = resolve_split_rule(self.split_rule)
         check_params(self)
         stopping = StoppingRules(
             self.min_samples_split, self.max_depth, self.max_leaf_nodes, float(self.max_error_fraction)
         )
-        random_state = check_random_state(self.random_state)
+        random_state = (
+            seeded(self.random_state)
+            if isinstance(self.random_state, numbers.Integral)
+            else check_random_state(self.random_state)
+        )
         n_features = X.shape[1]
         pool = np.arange(n_features)
         if self.subspace_size is not None:
@@ -119,6 +125,7 @@ class PluggableTreeClassifier(ClassifierMixin, BaseEstimator):
             root_cell=unit_cell(n_features) if self.root_cell == "unit" else None,
             label_view=self._label_view(),
             seed=random_state.randint(_MAX_SEED),
+            codes=codes,
         )
         self.features_ = pool
         return self

@@ -134,7 +134,15 @@ def _grow(
     while node < counters[0]:
         f = chain_feature[node]
         if f < 0 and not _nodes.must_stop(
-            store, counters, node, min_samples_split, _UNLIMITED, _UNLIMITED, 0.0
+            store[4][node],
+            store[6][node],
+            store[5][node],
+            store[7][node],
+            counters[1],
+            min_samples_split,
+            _UNLIMITED,
+            _UNLIMITED,
+            0.0,
         ):
             start, end = store[9][node], store[10][node]
             f = _best_feature(

@@ -78,31 +78,16 @@ def next_usable(X, samples, start, end, features, n_drawn, n_usable, n_eval, rng
 
 
 @njit(cache=True, nogil=True, inline="always")
-def next_usable_labels(
-    X, samples, start, end, features, n_drawn, n_usable, n_eval, rng, Xf, labels, out, radix_min
-):
-    """``next_usable`` that leaves the node's samples in place: the feature's values are
-    gathered into ``Xf[start:end]`` and, unless the feature is constant at the node, sorted
-    with a copy ``out`` of ``labels`` (one entry per sample of the node, in the node's order),
-    by radix sort from ``radix_min`` values on.  Features are drawn as ``next_usable`` draws
-    them; equal values (and values closer than ``FEATURE_THRESHOLD``) may come out in another
-    order than ``next_usable``'s, which only sums of integer weights can ignore."""
-    n_pool = features.shape[0]
-    values = Xf[start:end]
-    while keep_drawing(n_drawn, n_usable, n_pool, n_eval):
-        f = draw_feature(features, n_drawn, n_eval, rng)
-        n_drawn += 1
-        if gather(X, samples, start, end, f, Xf):
-            out[:] = labels
-            sort_together(values, out, 0, end - start, radix_min)
-            return f, n_drawn, n_usable + 1
-    return -1, n_drawn, n_usable
+def separated(low, high):
+    """Whether two float32 values ``low <= high`` are two values: ``high`` is above ``low`` by
+    more than ``FEATURE_THRESHOLD``."""
+    return high > low + _FT
 
 
 @njit(cache=True, nogil=True, inline="always")
 def distinct(Xf, p):
     """Whether a cut between sorted positions ``p - 1`` and ``p`` separates two values."""
-    return Xf[p] > Xf[p - 1] + _FT
+    return separated(Xf[p - 1], Xf[p])
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -144,6 +144,10 @@ def banzhaf_midpoint_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     """``params = [root is Banzhaf, of data, n_bins, max_coalition (-1: Eq. 1), sample,
     beats_partner]``."""

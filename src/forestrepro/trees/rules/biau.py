@@ -60,6 +60,10 @@ def strong_weak_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     """``params = [of data, strong mask of features 0, 1, ...]``.  Uniform choice among the
     strong (else weak) cuttable candidates by reservoir sampling: the ``k``-th one found

@@ -62,6 +62,10 @@ def c45_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     weight = counts.sum()
     parent = entropy(counts, weight, n_classes)

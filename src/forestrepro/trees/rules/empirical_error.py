@@ -58,6 +58,10 @@ def empirical_error_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     left = buf[0]
     right = buf[1]

@@ -53,6 +53,10 @@ def best_threshold_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     return _scan.best_threshold(
         score,
@@ -94,6 +98,10 @@ def midpoint_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     return _scan.best_midpoint(
         score,

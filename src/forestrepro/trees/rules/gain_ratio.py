@@ -48,6 +48,10 @@ def best_threshold_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     return _scan.best_threshold(
         score,
@@ -89,6 +93,10 @@ def midpoint_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     return _scan.best_midpoint(
         score,

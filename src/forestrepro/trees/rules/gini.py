@@ -11,6 +11,8 @@ import numpy as np
 from numba import njit
 
 from .._kernel_api import SPLIT_KERNEL_SIG
+from .._rng import rand_int
+from .._sort import sort_together
 from . import _scan
 
 
@@ -56,6 +58,10 @@ def best_threshold_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     return _scan.best_threshold(
         score,
@@ -83,7 +89,13 @@ INTEGER_RADIX_MIN = 64
 (``_sort.RADIX_MIN`` in the other kernels, whose order of equal values decides sums of
 non-integer weights)."""
 
+COUNTING_RATIO = 4
+"""``best_threshold_integer_kernel`` counts a feature's codes at a node where its column has at
+most this many times as many distinct values as the node has samples, else sorts the node's
+values."""
+
 _WEIGHT_SHIFT = 32
+_LOW_BITS = (1 << _WEIGHT_SHIFT) - 1
 
 
 @njit(SPLIT_KERNEL_SIG, cache=True, nogil=True)
@@ -105,61 +117,99 @@ def best_threshold_integer_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     """``best_threshold_kernel`` for integer sample weights (``builder.integer_weights``): the
     same cut, faster.
 
-    Each sample's label and weight are packed into one integer, sorted along with a feature's
-    values, so the scan reads them in order instead of looking them up; the sums of squared
-    class counts are updated as each sample moves left (O(1) per candidate cut instead of
-    ``score``'s O(n_classes)).  With integer weights of total below ``2**26`` every count, sum
-    and sum of squares is an exact integer in float64, whatever the order of summation and of
-    equal values, so each candidate's score is ``score``'s to the last bit, and features are
-    drawn as ``best_threshold_kernel`` draws them: the cut is the same.
+    Each sample's label and weight are packed into one integer (``ibuf[0]``, in the node's order)
+    and put in the order of a feature's values (``ibuf[1]``), so the scan reads them in order
+    instead of looking them up, and the node's samples stay in place.  Where the feature's column
+    has at most ``COUNTING_RATIO`` times as many distinct values as the node has samples, the
+    order comes from a counting sort of the samples' codes (``_kernel_api``; O(n + distinct
+    values): ``ibuf[2]`` holds the node's codes, ``ibuf[3]`` their counts), and ``Xf`` is filled
+    from the codes' values; else the values are gathered from ``X`` and sorted (radix sort from
+    ``INTEGER_RADIX_MIN`` values on).  Either way ``Xf[start:end]`` holds the node's values in
+    ascending order and the scan below visits the same cuts as ``_scan.best_threshold``.  The
+    sums of squared class counts are updated as each sample moves left (O(1) per candidate cut
+    instead of ``score``'s O(n_classes)).  With integer weights of total below ``2**26`` every
+    count, sum and sum of squares is an exact integer in float64, whatever the order of summation
+    and of equal values, so each candidate's score is ``score``'s to the last bit, and features are
+    drawn as ``_scan.next_usable`` draws them: the cut is the same.
+
+    The draw, gather and sort are written out here rather than called as inlined helpers: numba
+    counts a reference (two atomic operations) for every array handed to an inlined call, which
+    per drawn feature cost more than the counting sort.
     """
     weight = counts.sum()
     n = end - start
-    labels = np.empty(n, dtype=np.intp)
     for p in range(start, end):
         s = samples[p]
-        labels[p - start] = y[s] | (np.intp(w[s]) << _WEIGHT_SHIFT)
-    packed = np.empty(n, dtype=np.intp)
+        ibuf[0, p - start] = y[s] | (np.intp(w[s]) << _WEIGHT_SHIFT)
     sq_total = 0.0
     for c in range(n_classes):
         sq_total += counts[c] * counts[c]
     left = buf[0]
-    low_bits = (np.intp(1) << _WEIGHT_SHIFT) - 1
     best_feature = -1
     best_threshold = 0.0
     best_score = -np.inf
+    n_pool = features.shape[0]
     n_drawn = 0
     n_usable = 0
-    while True:
-        f, n_drawn, n_usable = _scan.next_usable_labels(
-            X,
-            samples,
-            start,
-            end,
-            features,
-            n_drawn,
-            n_usable,
-            n_eval,
-            rng,
-            Xf,
-            labels,
-            packed,
-            INTEGER_RADIX_MIN,
-        )
-        if f < 0:
-            break
+    while _scan.keep_drawing(n_drawn, n_usable, n_pool, n_eval):
+        # draw as _scan.draw_feature
+        if n_eval < n_pool:
+            j = rand_int(rng, n_drawn, n_pool)
+            features[n_drawn], features[j] = features[j], features[n_drawn]
+        f = features[n_drawn]
+        n_drawn += 1
+        first = code_offsets[f]
+        n_codes = code_offsets[f + 1] - first
+        if n_codes <= COUNTING_RATIO * n:
+            # counting sort of the node's codes
+            for code in range(n_codes):
+                ibuf[3, code] = 0
+            lowest = n_codes
+            highest = -1
+            for i in range(n):
+                code = np.intp(codes[samples[start + i], f])
+                ibuf[2, i] = code
+                ibuf[3, code] += 1
+                lowest = min(lowest, code)
+                highest = max(highest, code)
+            if not _scan.separated(code_values[first + lowest], code_values[first + highest]):
+                continue  # constant at the node (as _scan.gather)
+            position = start
+            for code in range(lowest, highest + 1):
+                size = ibuf[3, code]
+                ibuf[3, code] = position - start
+                value = code_values[first + code]
+                for p in range(position, position + size):
+                    Xf[p] = value
+                position += size
+            for i in range(n):
+                code = ibuf[2, i]
+                q = ibuf[3, code]
+                ibuf[3, code] = q + 1
+                ibuf[1, q] = ibuf[0, i]
+        else:
+            if not _scan.gather(X, samples, start, end, f, Xf):
+                continue
+            for i in range(n):
+                ibuf[1, i] = ibuf[0, i]
+            sort_together(Xf[start:end], ibuf[1], 0, n, INTEGER_RADIX_MIN)
+        n_usable += 1
         left[:n_classes] = 0.0
         sq_left = 0.0
         sq_right = sq_total
         w_left = 0.0
         i = 0
         while True:
-            c = packed[i] & low_bits
-            ws = float(packed[i] >> _WEIGHT_SHIFT)
+            c = ibuf[1, i] & _LOW_BITS
+            ws = float(ibuf[1, i] >> _WEIGHT_SHIFT)
             before = left[c]
             sq_left += ws * (2.0 * before + ws)
             sq_right -= ws * (2.0 * (counts[c] - before) - ws)
@@ -198,6 +248,10 @@ def midpoint_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     return _scan.best_midpoint(
         score,

@@ -90,6 +90,10 @@ def best_threshold_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     return _scan.best_threshold(
         score,
@@ -131,6 +135,10 @@ def midpoint_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     return _scan.best_midpoint(
         score,

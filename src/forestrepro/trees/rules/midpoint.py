@@ -44,6 +44,10 @@ def random_midpoint_kernel(
     rng,
     Xf,
     buf,
+    ibuf,
+    codes,
+    code_values,
+    code_offsets,
 ):
     return _scan.random_midpoint(params[1] > 0.0, X, samples, start, end, cell_lo, cell_hi, features, rng)
 
