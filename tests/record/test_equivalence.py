@@ -7,7 +7,16 @@ import numpy as np
 import pandas as pd
 
 from forestrepro.record import Equivalences, FileHashes, record_status, spec_digest, write_record
-from forestrepro.record.equivalence import attest, compare, latest_per_group, reruns_to_show, rows_differ
+from forestrepro.record.equivalence import (
+    attest,
+    compare,
+    latest_per_group,
+    reruns_to_show,
+    rows_differ,
+    scan_pieces,
+    scan_seconds,
+    stopped_solves,
+)
 from forestrepro.record.provenance import code_digest
 
 
@@ -201,6 +210,54 @@ def test_the_rerun_of_a_group_is_its_cheapest_job_whose_solves_all_finished():
         ("t", "p/e/n/only"),
         ("t", "p/e/o/some_stopped"),
     }
+
+
+def test_a_scanned_jobs_rerun_is_priced_with_its_scan():
+    # MNIST's record took 513 s with its scan stored, but its scan took 4,248 s: on a machine
+    # without the scan, gtzan's 1,500 s rerun is the cheaper one of the group
+    files = {"a.py": A1}
+    stale = {
+        "t": {
+            "p/e/m/mnist": _prov("p", "e", "m", "mnist", files, wall=513.0),
+            "p/e/m/gtzan": _prov("p", "e", "m", "gtzan", files, wall=1500.0),
+        }
+    }
+    scans = {("t", "p/e/m/mnist"): 4248.0, ("t", "p/e/m/gtzan"): 0.0}
+    changed = lambda path, sha: sha == A1  # noqa: E731
+    assert reruns_to_show(stale, changed, {}, scans) == {("t", "p/e/m/gtzan")}
+    assert reruns_to_show(stale, changed, {}) == {("t", "p/e/m/mnist")}  # by its wall time alone
+
+
+def test_stopped_solves_and_scan_seconds_read_the_rows():
+    rows = {
+        ("t", "none"): pd.DataFrame({"status": ["optimal", "optimal"]}),
+        ("t", "some"): pd.DataFrame({"status": ["optimal", "time_limit"]}),
+        ("t", "all"): pd.DataFrame({"status": ["time_limit"]}),
+    }
+    assert stopped_solves(rows) == {("t", "none"): 0, ("t", "some"): 1, ("t", "all"): 2}
+
+
+def test_a_scan_piece_is_named_by_its_scan_and_split_and_shared_by_the_splits_jobs():
+    spec = {
+        "method_config": {"estimator": "cascade_forest", "params": {"scanner": {"windows": [4]}}},
+        "dataset_options": {"scan": {"shape": [3000]}},
+        "protocol": {"kind": "holdout"},
+        "paper": "p",
+        "dataset": "semg",
+        "root_seed": 0,
+        "dataset_config": {},
+    }
+    stale = {"t": {f"p/e/{m}/semg": {"spec": {**spec, "method": m}} for m in ("df", "wdf")}}
+    stale["t"]["p/e/rf/semg"] = {"spec": {**spec, "method_config": {"estimator": "rf"}}}
+    rows = {
+        ("t", "p/e/df/semg"): pd.DataFrame({"repeat": [0, 1], "scan_seconds": [10.0, 2.5]}),
+        ("t", "p/e/wdf/semg"): pd.DataFrame({"repeat": [1], "scan_seconds": [2.5]}),
+        ("t", "p/e/rf/semg"): pd.DataFrame({"repeat": [0], "accuracy_pct": [90.0]}),
+    }
+    pieces = scan_pieces(rows, stale)
+    assert set(pieces) == {("t", "p/e/df/semg"), ("t", "p/e/wdf/semg")}
+    assert set(pieces["t", "p/e/wdf/semg"]) < set(pieces["t", "p/e/df/semg"])  # the same piece: repeat 1's
+    assert scan_seconds(pieces) == {("t", "p/e/df/semg"): 12.5, ("t", "p/e/wdf/semg"): 2.5}
 
 
 def test_a_group_whose_records_ran_two_versions_of_a_changed_file_gets_a_rerun_of_each():

@@ -28,7 +28,9 @@ library code that should not change any number:
     forestrepro equivalence attest           # compare with git's records, write the ledger
 
 A group is a (tag, paper, experiment, method); its rerun is its cheapest job (by recorded wall
-time, preferring one whose solves were not stopped by a time limit) among those that ran the
+time plus, for a job read from a scan, the scan's recorded seconds, since the machine that reruns
+it may not hold the scan: ``plan`` charges a scanned job's scan the same way; preferring one whose
+solves were not stopped by a time limit) among those that ran the
 changed files as they were at ``--since`` (``reruns_to_show``). Its records of older versions need
 no rerun of their own: they were current at ``--since`` through the ledger's rows to that version,
 and the row this change enters extends the chain. Only a group with no record of the ``--since``
@@ -277,6 +279,7 @@ def reruns_to_show(
     stale: dict[str, dict[str, dict]],
     changed: Callable[[str, str], bool],
     stopped: dict[tuple[str, str], int] | None = None,
+    scans: dict[tuple[str, str], float] | None = None,
 ) -> set[tuple[str, str]]:
     """The ``(tag, job)`` records to rerun so that ``attest`` finds evidence for every change.
 
@@ -286,18 +289,26 @@ def reruns_to_show(
     no longer current (``changed(path, sha)``), the cheapest such record is chosen: the one with
     the fewest stopped solves by ``stopped`` (0: every solve finished; 1: some stopped at their
     time limit, whose rows are not compared; 2: all did, leaving nothing to compare), then the
-    least recorded wall time, then by name. One record usually covers all of its group's
+    least price (``rerun_seconds``: recorded wall time plus the scan's, ``scans``), then by name. One record usually covers all of its group's
     changes; a group whose records ran different versions of a file gets one per version."""
-    stopped = stopped or {}
+    stopped, scans = stopped or {}, scans or {}
     best: dict[tuple, tuple] = {}
     for tag, jobs in stale.items():
         for job, prov in jobs.items():
-            key = (stopped.get((tag, job), 0), prov.get("wall_seconds", float("inf")), job)
+            key = (stopped.get((tag, job), 0), rerun_seconds(prov, scans.get((tag, job), 0.0)), job)
             group = group_of(tag, prov)
             for path, sha in prov.get("code", {}).get("files", {}).items():
                 if changed(path, sha) and ((group, path, sha) not in best or key < best[group, path, sha]):
                     best[group, path, sha] = key
     return {(group[0], key[2]) for (group, _, _), key in best.items()}
+
+
+def rerun_seconds(provenance: dict, scan_seconds: float = 0.0) -> float:
+    """A rerun's price in wall seconds: the record's own, plus those of the scan it read
+    (``scan_seconds`` of its rows, 0 for an unscanned job). The record's wall time leaves the
+    scan out when the scan was already stored, but the machine that reruns it may not hold it
+    (MNIST's scan: 513 s recorded, 4,248 s of scan first)."""
+    return provenance.get("wall_seconds", float("inf")) + scan_seconds
 
 
 def latest_per_group(
@@ -389,19 +400,50 @@ def made_stale(repo: Path, records: dict[str, dict[str, dict]], since: str) -> d
     return out
 
 
-def stopped_solves(repo: Path, stale: dict[str, dict[str, dict]]) -> dict[tuple[str, str], int]:
-    """Per stale job with solves (a ``status`` column): 0 when every solve finished, 1 when
-    some stopped at their time limit, 2 when all did. Read from HEAD, as the records are: a rerun
-    that was stopped leaves the working tree without the file (Snakemake removes a job's outputs
-    when it starts it)."""
+def record_rows(repo: Path, stale: dict[str, dict[str, dict]]) -> dict[tuple[str, str], pd.DataFrame]:
+    """Each stale job's rows, read from HEAD as the records are: a rerun that was stopped leaves
+    the working tree without the file (Snakemake removes a job's outputs when it starts it)."""
+    return {
+        (tag, job): pd.read_csv(io.StringIO(_git(repo, "show", f"HEAD:{(RUNS / tag / job).as_posix()}.csv")))
+        for tag, jobs in stale.items()
+        for job in jobs
+    }
+
+
+def stopped_solves(rows: dict[tuple[str, str], pd.DataFrame]) -> dict[tuple[str, str], int]:
+    """Per job with solves (a ``status`` column): 0 when every solve finished, 1 when some
+    stopped at their time limit, 2 when all did."""
     stopped = {}
-    for tag, jobs in stale.items():
-        for job in jobs:
-            rows = pd.read_csv(io.StringIO(_git(repo, "show", f"HEAD:{(RUNS / tag / job).as_posix()}.csv")))
-            if "status" in rows:
-                limited = rows["status"] == "time_limit"
-                stopped[tag, job] = 2 if limited.all() else int(limited.any())
+    for key, frame in rows.items():
+        if "status" in frame:
+            limited = frame["status"] == "time_limit"
+            stopped[key] = 2 if limited.all() else int(limited.any())
     return stopped
+
+
+def scan_pieces(
+    rows: dict[tuple[str, str], pd.DataFrame], stale: dict[str, dict[str, dict]]
+) -> dict[tuple[str, str], dict[tuple, float]]:
+    """Per job read from a scan (a ``scan_seconds`` column): ``{(tag, scan, repeat): wall
+    seconds}`` of the scanned split of each of its rows. A scan (``config.jobs.scan_name`` of the
+    record's spec) is shared by the split's DF, WDF and WDF-oob jobs, so the same piece is named
+    by each of them, and a plan counts it once."""
+    from ..config.jobs import scan_name
+
+    pieces = {}
+    for (tag, job), frame in rows.items():
+        if "scan_seconds" in frame:
+            scan = scan_name(stale[tag][job]["spec"])
+            repeats = frame["repeat"] if "repeat" in frame else pd.Series(0, index=frame.index)
+            pieces[tag, job] = {
+                (tag, scan, int(r)): float(sec) for r, sec in zip(repeats, frame["scan_seconds"], strict=True)
+            }
+    return pieces
+
+
+def scan_seconds(pieces: dict[tuple[str, str], dict[tuple, float]]) -> dict[tuple[str, str], float]:
+    """Per scanned job, the seconds of the scan pieces it reads (``scan_pieces``)."""
+    return {key: sum(job_pieces.values()) for key, job_pieces in pieces.items()}
 
 
 def selection(repo: Path, since: str, also: list[str]) -> dict[str, list[str]]:
@@ -415,8 +457,12 @@ def selection(repo: Path, since: str, also: list[str]) -> dict[str, list[str]]:
         return all(sha == then(path) or now(path, sha) for path, sha in prov["code"]["files"].items())
 
     pool = latest_per_group(stale, ran_since_versions)
+    rows = record_rows(repo, pool)
     chosen: dict[str, set[str]] = {}
-    for tag, job in reruns_to_show(pool, lambda path, sha: not now(path, sha), stopped_solves(repo, pool)):
+    not_current = lambda path, sha: not now(path, sha)  # noqa: E731
+    for tag, job in reruns_to_show(
+        pool, not_current, stopped_solves(rows), scan_seconds(scan_pieces(rows, pool))
+    ):
         chosen.setdefault(tag, set()).add(job)
     for tag, jobs in stale.items():
         for job in jobs:
@@ -438,19 +484,28 @@ def report_overrides(repo: Path, tag: str, paper: str) -> list[str] | None:
 
 
 def print_plan(repo: Path, since: str, also: list[str]) -> int:
-    """Print each rerun ``selection`` chooses with its recorded wall seconds, then how many for
-    how many stale records. Returns the exit code."""
+    """Print each rerun ``selection`` chooses with its price (``rerun_seconds``: its recorded wall
+    seconds, and its scan's where it read one), then how many for how many stale records, and
+    their price with each scan piece counted once. Returns the exit code."""
     chosen = selection(repo, since, also)
     stale = made_stale(repo, committed_records(repo), since)
+    picked = {tag: {job: stale[tag][job] for job in jobs} for tag, jobs in chosen.items()}
+    pieces = scan_pieces(record_rows(repo, picked), picked)
     total = sum(len(jobs) for jobs in stale.values())
-    wall = 0.0
+    wall, scans = 0.0, {}
     for tag, jobs in chosen.items():
         for job in jobs:
-            seconds = stale[tag][job].get("wall_seconds", 0.0)
-            wall += seconds
-            print(f"{tag}/{job}\t{seconds:.0f} s")
+            scan = sum(pieces.get((tag, job), {}).values())
+            wall += stale[tag][job].get("wall_seconds", 0.0)
+            scans.update(pieces.get((tag, job), {}))
+            print(
+                f"{tag}/{job}\t{rerun_seconds(stale[tag][job], scan):.0f} s"
+                + (f" ({scan:.0f} s of it its scan, shared with the split's other jobs)" if scan else "")
+            )
     print(
-        f"{sum(map(len, chosen.values()))} reruns for {total} stale records; {wall / 3600:.2f} h of recorded wall time"
+        f"{sum(map(len, chosen.values()))} reruns for {total} stale records; "
+        f"{(wall + sum(scans.values())) / 3600:.2f} h of recorded wall time, each scan they read "
+        f"counted once ({sum(scans.values()) / 3600:.2f} h: nothing to pay where the scan store holds them)"
     )
     return 0
 
