@@ -236,6 +236,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         embedded_html=args.embedded_html,
         covers=args.covers,
         ablation=ablation,
+        order=args.show,
     )
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
@@ -747,6 +748,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a committed report: refuse records made from a tree with uncommitted changes",
     )
     p.add_argument("--out-dir", required=True, help="where index.md and index.html go")
+    p.add_argument(
+        "--show",
+        nargs="*",
+        default=None,
+        metavar="NAME",
+        help="the page's tables and figures in this order (report.show; default: tables, then figures)",
+    )
     p.add_argument(
         "--covers",
         default=None,

@@ -84,22 +84,48 @@ def _has_a_figure_run(cfg: dict, paper: str, figure: str, jobs: list, shown: Sho
     )
 
 
+def shown_items(cfg: dict) -> list[str] | None:
+    """``report.show``: the names of the tables and figures a page shows, in its order (None:
+    every one, tables first). ``PlanError`` for a name no table or figure of ``papers`` has."""
+    show = cfg["report"].get("show")
+    if show is None:
+        return None
+    names = {
+        name
+        for paper in cfg["papers"]
+        for group in ("tables", "figures")
+        for name in cfg["paper"][paper].get(group, {})
+    }
+    unknown = [name for name in show if name not in names]
+    if unknown:
+        raise PlanError(
+            f"report.show names {', '.join(map(repr, unknown))}: no table or figure of papers "
+            f"{list(cfg['papers'])} is so named (they are {', '.join(sorted(names))})"
+        )
+    return list(show)
+
+
 def report_contents(cfg: dict, jobs: list, shown: Shown) -> Contents:
     """The tables and figures of the report of ``jobs``: those of experiments with jobs, and in a
-    partial report those with a shown job in them."""
+    partial report those with a shown job in them; of those, with ``report.show``, the ones it
+    names, in its order (``shown_items``)."""
     with_jobs = planned(jobs)
+    show = shown_items(cfg)
     tables = [
         (paper, table)
         for paper in cfg["papers"]
         for table, tcfg in cfg["paper"][paper]["tables"].items()
-        if (paper, tcfg["experiment"]) in with_jobs
+        if (paper, tcfg["experiment"]) in with_jobs and (show is None or table in show)
     ]
     figures = [
         (paper, figure)
         for paper in cfg["papers"]
         for figure, fcfg in cfg["paper"][paper].get("figures", {}).items()
-        if (paper, fcfg["experiment"]) in with_jobs
+        if (paper, fcfg["experiment"]) in with_jobs and (show is None or figure in show)
     ]
+    if show is not None:
+        tables.sort(key=lambda pair: (cfg["papers"].index(pair[0]), show.index(pair[1])))
+        figures.sort(key=lambda pair: (cfg["papers"].index(pair[0]), show.index(pair[1])))
     left_out = []
     if shown.partial:
         left_out = [(p, t) for p, t in tables if not _has_a_cell_run(cfg, p, t, jobs, shown)]
