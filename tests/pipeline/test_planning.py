@@ -161,6 +161,25 @@ def test_report_show_selects_and_orders_the_pages_tables_and_figures_and_names_a
         held("fig", "no_such")
 
 
+def test_a_page_reads_the_jobs_of_the_methods_its_tables_and_figures_read():
+    """reported_jobs: a page narrowed by report.show to knn_table waits for KNN's records alone;
+    the figure adds RF's; a figure that names no methods reads its whole experiment."""
+    jobs = [_job("knn", "wine"), _job("rf", "wine"), _job("svm", "wine")]
+    everything = contents.Shown(jobs, lambda job: False, partial=False)
+
+    def read(cfg, *show):
+        held = contents.report_contents({**cfg, "report": {"show": list(show) or None}}, jobs, everything)
+        return {
+            e: [job.method for job in members]
+            for e, members in contents.reported_jobs(cfg, held, jobs).items()
+        }
+
+    assert read(CFG, "knn_table") == {"brf/main": ["knn"]}
+    assert read(CFG, "knn_table", "fig") == read(CFG) == {"brf/main": ["knn", "rf"]}
+    whole = {**CFG, "paper": {"brf": {**CFG["paper"]["brf"], "figures": {"fig": {"experiment": "main"}}}}}
+    assert read(whole, "knn_table", "fig") == {"brf/main": ["knn", "rf", "svm"]}
+
+
 def test_why_a_job_has_no_record(tmp_path):
     class Status:
         state, reason = "missing", None

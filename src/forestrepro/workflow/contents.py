@@ -137,14 +137,33 @@ def report_contents(cfg: dict, jobs: list, shown: Shown) -> Contents:
 
 def reported_jobs(cfg: dict, contents: Contents, jobs: list) -> dict[str, list]:
     """``{"<paper>/<experiment>": its jobs}`` of the experiments the report's tables and figures
-    read, sorted, each experiment's jobs in plan order (the order its tables read the rows)."""
+    read, sorted, each experiment's jobs in plan order (the order its tables read the rows): the
+    jobs of the methods they read, a table's ``methods`` and a figure's (every method of its
+    experiment where it names none). A page that ``report.show`` narrows to some tables of an
+    experiment so shows and waits for their methods' records alone (the out-of-sample claims
+    without the ranking's DF and WDF); with every table shown, every job of the experiment."""
     paper = cfg["paper"]
-    experiments = sorted(
-        {(p, paper[p]["tables"][t]["experiment"]) for p, t in contents.tables}
-        | {(p, paper[p]["figures"][f]["experiment"]) for p, f in contents.figures}
-    )
+    methods: dict[tuple[str, str], set | None] = {}
+    for p, t in contents.tables:
+        tcfg = paper[p]["tables"][t]
+        key = (p, tcfg["experiment"])
+        if methods.get(key, set()) is not None:
+            methods[key] = methods.get(key, set()) | set(tcfg["methods"])
+    for p, f in contents.figures:
+        fcfg = paper[p]["figures"][f]
+        key = (p, fcfg["experiment"])
+        if "methods" not in fcfg:
+            methods[key] = None  # every method of the experiment
+        elif methods.get(key, set()) is not None:
+            methods[key] = methods.get(key, set()) | set(fcfg["methods"])
     return {
-        f"{p}/{e}": [job for job in jobs if (job.paper, job.experiment) == (p, e)] for p, e in experiments
+        f"{p}/{e}": [
+            job
+            for job in jobs
+            if (job.paper, job.experiment) == (p, e)
+            and (methods[p, e] is None or job.method in methods[p, e])
+        ]
+        for p, e in sorted(methods)
     }
 
 
@@ -281,12 +300,13 @@ def report_plan(
             f"{sum(map(finished_here, jobs))} of its {len(jobs)} jobs have finished"
         )
     figures = [] if partial and not held.tables else held.figures  # only= completes no cell yet
+    experiments = reported_jobs(cfg, held, jobs)  # "<paper>/<experiment>": its jobs
+    read = {job for members in experiments.values() for job in members}
+    reported = [job for job in jobs if job in read]  # in plan order
     spec_text = None
     if partial:
-        spec = partial_spec(cfg, jobs, shown, finished_here, held.left_out, why_pending)
+        spec = partial_spec(cfg, reported, shown, finished_here, held.left_out, why_pending)
         spec_text = json.dumps(spec, indent=1, sort_keys=True) + "\n"
-    experiments = reported_jobs(cfg, held, jobs)  # "<paper>/<experiment>": its jobs
-    reported = [job for job in jobs if f"{job.paper}/{job.experiment}" in experiments]
     runs = {
         experiment: [record_of(results, tag, job) for job in members if shown(job)]
         for experiment, members in experiments.items()
