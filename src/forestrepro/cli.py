@@ -544,13 +544,14 @@ def cmd_pieces(args: argparse.Namespace) -> int:
 def cmd_equivalence(args: argparse.Namespace) -> int:
     """Show, by reruns, that a committed library change leaves the committed records' results
     unchanged, and enter it in the equivalence ledger (record/equivalence.py)."""
+    from .config.jobs import scan_name  # a scanned job's rerun is priced with its scan
     from .record import equivalence
 
     repo = Path.cwd()
     if args.equivalence_command == "plan":
-        return equivalence.print_plan(repo, args.since, args.also)
+        return equivalence.print_plan(repo, args.since, args.also, scan_name)
     if args.equivalence_command == "run":
-        return equivalence.run_reruns(repo, args.since, args.also, args.cores)
+        return equivalence.run_reruns(repo, args.since, args.also, args.cores, scan_name)
     return equivalence.attest_reruns(repo, args.since)
 
 
