@@ -236,6 +236,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         embedded_html=args.embedded_html,
         covers=args.covers,
         ablation=ablation,
+        order=args.show,
     )
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
@@ -543,13 +544,14 @@ def cmd_pieces(args: argparse.Namespace) -> int:
 def cmd_equivalence(args: argparse.Namespace) -> int:
     """Show, by reruns, that a committed library change leaves the committed records' results
     unchanged, and enter it in the equivalence ledger (record/equivalence.py)."""
+    from .config.jobs import scan_name  # a scanned job's rerun is priced with its scan
     from .record import equivalence
 
     repo = Path.cwd()
     if args.equivalence_command == "plan":
-        return equivalence.print_plan(repo, args.since, args.also)
+        return equivalence.print_plan(repo, args.since, args.also, scan_name)
     if args.equivalence_command == "run":
-        return equivalence.run_reruns(repo, args.since, args.also, args.cores)
+        return equivalence.run_reruns(repo, args.since, args.also, args.cores, scan_name)
     return equivalence.attest_reruns(repo, args.since)
 
 
@@ -747,6 +749,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a committed report: refuse records made from a tree with uncommitted changes",
     )
     p.add_argument("--out-dir", required=True, help="where index.md and index.html go")
+    p.add_argument(
+        "--show",
+        nargs="*",
+        default=None,
+        metavar="NAME",
+        help="the page's tables and figures in this order (report.show; default: tables, then figures)",
+    )
     p.add_argument(
         "--covers",
         default=None,

@@ -14,7 +14,7 @@ from forestrepro.config import (
     plan_spec_files,
     write_job_specs,
 )
-from forestrepro.config.jobs import method_threads
+from forestrepro.config.jobs import method_threads, result_overrides
 from forestrepro.record import spec_digest
 
 
@@ -223,6 +223,19 @@ def test_choosing_papers_keeps_the_tag_and_so_the_records():
     ablation = compute_tag(compose_config(["method.rf.params.n_estimators=7"]), profile_cfg=base)
     subset = compose_config(["papers=[brf]", "method.rf.params.n_estimators=7"])
     assert compute_tag(subset, profile_cfg=base) == ablation != "quick"
+
+
+def test_what_a_page_shows_keeps_the_tag_and_stays_out_of_the_table_specs(tmp_path):
+    """report.show selects a page's tables and figures (the ranking's own page): the profile's
+    tag and records, and table specs without it; the report's tolerances are results."""
+    overrides = ["papers=[brf]", "report.show=[table2]"]
+    assert result_overrides(overrides) == [] and result_overrides(["report.tolerance_abs=0.05"])
+    cfg = compose_config(overrides)
+    assert cfg["report"]["show"] == ["table2"]
+    assert compute_tag(cfg, overrides=overrides, conf_dir="no_conf_here") == "quick"
+    _, files = plan_spec_files(cfg, "t", tmp_path)
+    tables = [text for path, text in files.items() if path.name.endswith(".table.json")]
+    assert tables and all('"tolerance_abs"' in text and '"show"' not in text for text in tables)
 
 
 def test_what_a_job_reserves_keeps_the_tag_and_so_the_records():

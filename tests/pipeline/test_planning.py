@@ -115,6 +115,7 @@ CFG = {
             "figures": {"fig": {"experiment": "main", "methods": ["rf"], "dataset": "wine"}},
         }
     },
+    "report": {"show": None},
 }
 
 
@@ -134,6 +135,49 @@ def test_a_report_leaves_out_what_has_no_job_and_a_partial_one_what_has_no_finis
     assert left["results/tables/t/brf_rf_table.csv"] == "table brf/rf_table (experiment main)"
     assert left["figs/t/brf_fig.png"] == "figure brf/fig (experiment main)"
     assert not any("knn_table" in path or "other_table" in path for path in left)
+
+
+def test_report_show_selects_and_orders_the_pages_tables_and_figures_and_names_an_unknown_one():
+    jobs = [_job("knn", "wine"), _job("rf", "wine")]
+    everything = contents.Shown(jobs, lambda job: False, partial=False)
+
+    def held(*show):
+        return contents.report_contents({**CFG, "report": {"show": list(show)}}, jobs, everything)
+
+    assert (held("fig", "rf_table").tables, held("fig", "rf_table").figures) == (
+        [("brf", "rf_table")],
+        [("brf", "fig")],
+    )
+    assert held("rf_table", "knn_table").tables == [("brf", "rf_table"), ("brf", "knn_table")]
+    assert (
+        held("rf_table", "knn_table").ranked_tables == [("brf", "knn_table")]
+        and held("rf_table").figures == []
+    )
+    # other_table is a table of brf's, but its experiment has no job: named, and left out as ever
+    assert held("other_table").tables == []
+    with pytest.raises(
+        PlanError, match=r"report.show names 'no_such': no table or figure of papers \['brf'\]"
+    ):
+        held("fig", "no_such")
+
+
+def test_a_page_reads_the_jobs_of_the_methods_its_tables_and_figures_read():
+    """reported_jobs: a page narrowed by report.show to knn_table waits for KNN's records alone;
+    the figure adds RF's; a figure that names no methods reads its whole experiment."""
+    jobs = [_job("knn", "wine"), _job("rf", "wine"), _job("svm", "wine")]
+    everything = contents.Shown(jobs, lambda job: False, partial=False)
+
+    def read(cfg, *show):
+        held = contents.report_contents({**cfg, "report": {"show": list(show) or None}}, jobs, everything)
+        return {
+            e: [job.method for job in members]
+            for e, members in contents.reported_jobs(cfg, held, jobs).items()
+        }
+
+    assert read(CFG, "knn_table") == {"brf/main": ["knn"]}
+    assert read(CFG, "knn_table", "fig") == read(CFG) == {"brf/main": ["knn", "rf"]}
+    whole = {**CFG, "paper": {"brf": {**CFG["paper"]["brf"], "figures": {"fig": {"experiment": "main"}}}}}
+    assert read(whole, "knn_table", "fig") == {"brf/main": ["knn", "rf", "svm"]}
 
 
 def test_why_a_job_has_no_record(tmp_path):

@@ -373,6 +373,43 @@ def test_report_summary_contents_verdict_styles_and_record_links(tmp_path, monke
     assert "#### Deviations" not in md and "not counted as unexplained" in md
 
 
+def test_report_show_puts_the_figure_first_and_its_claims_first_at_a_glance(tmp_path, monkeypatch):
+    """report.show's order (build_report's ``order``): the figure before the table on the page
+    and at a glance; by default the table comes first."""
+    from forestrepro.report.build import build_report
+
+    monkeypatch.chdir(tmp_path)
+    scores = {("wine", m): [0.5, 0.5] for m in SPEC["method_order"]}
+    claim = {"text": "svm beats knn on 2 of 3", "kind": "better_on_count", "a": "svm", "b": "knn", "count": 2}
+    spec = {**SPEC, "experiment": "main", "unplaced": {"datasets": [], "methods": []}, "claims": [claim]}
+    write_table(build_table(_runs(scores), spec), tmp_path / "tables" / "brf_table2")
+    png = tmp_path / "fig2.png"
+    png.write_bytes(b"png")
+    fclaim = {"claim": "error falls", "paper": "cannot be checked", "ours": "holds"}
+    fclaim |= {
+        "paper_evidence": "no numbers",
+        "ours_evidence": "falls",
+        "paper_caveat": "",
+        "ours_caveat": "",
+    }
+    png.with_suffix(".claims.json").write_text(json.dumps([fclaim]))
+    table = (tmp_path / "tables" / "brf_table2", spec, None)
+    figure = (png, {"paper": "brf", "figure": "fig2", "caption": "c"})
+    out = Path("results") / "report" / "t"
+    pages = {}
+    for order in (None, ["fig2", "table2"]):
+        build_report(
+            "t", [table], [figure], {}, [_record("brf/main/svm/wine", 2)], out, n_jobs=9, order=order
+        )
+        pages[None if order is None else tuple(order)] = (out / "index.md").read_text()
+    default, shown = pages[None], pages["fig2", "table2"]
+    assert default.index("### table2") < default.index("### fig2")
+    assert shown.index("### fig2") < shown.index("### table2")
+    assert default.index("| svm beats knn") < default.index("| error falls")
+    assert shown.index("| error falls") < shown.index("| svm beats knn")
+    assert shown.replace("\n", "") != default.replace("\n", "")
+
+
 def test_a_cause_is_attached_only_where_its_test_holds():
     from forestrepro.report.deviations import UNEXPLAINED, explain
 

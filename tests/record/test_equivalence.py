@@ -6,6 +6,7 @@ import hashlib
 import numpy as np
 import pandas as pd
 
+from forestrepro.config.jobs import scan_name
 from forestrepro.record import Equivalences, FileHashes, record_status, spec_digest, write_record
 from forestrepro.record.equivalence import (
     attest,
@@ -254,7 +255,7 @@ def test_a_scan_piece_is_named_by_its_scan_and_split_and_shared_by_the_splits_jo
         ("t", "p/e/wdf/semg"): pd.DataFrame({"repeat": [1], "scan_seconds": [2.5]}),
         ("t", "p/e/rf/semg"): pd.DataFrame({"repeat": [0], "accuracy_pct": [90.0]}),
     }
-    pieces = scan_pieces(rows, stale)
+    pieces = scan_pieces(rows, stale, scan_name)
     assert set(pieces) == {("t", "p/e/df/semg"), ("t", "p/e/wdf/semg")}
     assert set(pieces["t", "p/e/wdf/semg"]) < set(pieces["t", "p/e/df/semg"])  # the same piece: repeat 1's
     assert scan_seconds(pieces) == {("t", "p/e/df/semg"): 12.5, ("t", "p/e/wdf/semg"): 2.5}

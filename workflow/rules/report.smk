@@ -81,6 +81,7 @@ rule report:
         committed="--committed" if COMMITTED_REPORT else "",
         covers=f"--covers {shlex.quote(COVERS)}" if COVERS else "",
         ablation=f"--ablation {ABLATION_SPEC}" if ABLATION else "",
+        show=f"--show {' '.join(CFG['report']['show'])}" if CFG["report"].get("show") else "",
     threads: 1
     resources:
         mem_mb=2000,
@@ -92,4 +93,4 @@ rule report:
         " --cd-figures {output.cd_figures} --paper-figures {output.paper_figures} --figure-specs {params.figure_specs}"
         " --dataset-specs {params.dataset_specs} --records {input.records} --jobs {params.jobs}"
         " --out-dir {params.out_dir} --embedded-html {output.embedded} {params.partial} {params.committed}"
-        " {params.covers} {params.ablation} 2> {log}"
+        " {params.covers} {params.ablation} {params.show} 2> {log}"

@@ -50,15 +50,22 @@ class JobSpec:
 
 
 # Top-level keys that choose what runs, where data is read from, or what a job reserves, never a
-# result; so is each method's ``resources`` (``_changes_no_result``).
+# result; so is each method's ``resources`` and the report's ``show`` (``_changes_no_result``).
 _NO_RESULT_KEYS = ("data", "profile", "papers", "resources")
+# Keys of ``report`` that choose what a page shows, not what a table holds: left out of table specs.
+PAGE_ONLY_REPORT_KEYS = ("show",)
 
 
 def _changes_no_result(key: list[str]) -> bool:
     """Whether the config key at ``key`` (its path, e.g. ``["method", "rf", "resources"]``) can
-    only change what runs, where data comes from or what a job reserves, since a job's spec holds
-    all that its result depends on. An override of such keys alone keeps the profile's tag."""
-    return key[0] in _NO_RESULT_KEYS or (key[0] == "method" and key[2:3] == ["resources"])
+    only change what runs, where data comes from, what a job reserves or what a page shows
+    (``report.show``), since a job's spec holds all that its result depends on. An override of
+    such keys alone keeps the profile's tag."""
+    return (
+        key[0] in _NO_RESULT_KEYS
+        or (key[0] == "method" and key[2:3] == ["resources"])
+        or (key[0] == "report" and len(key) > 1 and key[1] in PAGE_ONLY_REPORT_KEYS)
+    )
 
 
 def _override_key(override: str) -> list[str]:
@@ -77,6 +84,10 @@ def _result_relevant(cfg: dict) -> dict:
     rest). So ``papers=[rcrf]`` or ``resources.threads=1`` on the paper profile keeps the tag
     ``paper`` and finds its records."""
     relevant = {k: v for k, v in cfg.items() if not _changes_no_result([k])}
+    if "report" in relevant:
+        relevant["report"] = {
+            k: v for k, v in relevant["report"].items() if not _changes_no_result(["report", k])
+        }
     if "method" in relevant:
         relevant["method"] = {
             name: {k: v for k, v in method.items() if not _changes_no_result(["method", name, k])}
@@ -344,7 +355,7 @@ def plan_spec_files(
                     "methods": [m for m in exp["methods"] if m not in tcfg["methods"]],
                 },
                 **({"limit_value": experiment_protocol(cfg, exp)[tcfg["limit"]]} if "limit" in tcfg else {}),
-                "report": cfg["report"],
+                "report": {k: v for k, v in cfg["report"].items() if k not in PAGE_ONLY_REPORT_KEYS},
                 "profile": cfg["profile"],
                 "title": pcfg["title"],
                 # each data set's options in the table's experiment (an experiment's own override

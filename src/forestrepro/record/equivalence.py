@@ -422,18 +422,18 @@ def stopped_solves(rows: dict[tuple[str, str], pd.DataFrame]) -> dict[tuple[str,
 
 
 def scan_pieces(
-    rows: dict[tuple[str, str], pd.DataFrame], stale: dict[str, dict[str, dict]]
+    rows: dict[tuple[str, str], pd.DataFrame],
+    stale: dict[str, dict[str, dict]],
+    scan_of: Callable[[dict], str | None],
 ) -> dict[tuple[str, str], dict[tuple, float]]:
     """Per job read from a scan (a ``scan_seconds`` column): ``{(tag, scan, repeat): wall
-    seconds}`` of the scanned split of each of its rows. A scan (``config.jobs.scan_name`` of the
-    record's spec) is shared by the split's DF, WDF and WDF-oob jobs, so the same piece is named
-    by each of them, and a plan counts it once."""
-    from ..config.jobs import scan_name
-
+    seconds}`` of the scanned split of each of its rows. A scan (``scan_of`` the record's spec:
+    ``config.jobs.scan_name``, which the command line passes) is shared by the split's DF, WDF
+    and WDF-oob jobs, so the same piece is named by each of them, and a plan counts it once."""
     pieces = {}
     for (tag, job), frame in rows.items():
         if "scan_seconds" in frame:
-            scan = scan_name(stale[tag][job]["spec"])
+            scan = scan_of(stale[tag][job]["spec"])
             repeats = frame["repeat"] if "repeat" in frame else pd.Series(0, index=frame.index)
             pieces[tag, job] = {
                 (tag, scan, int(r)): float(sec) for r, sec in zip(repeats, frame["scan_seconds"], strict=True)
@@ -446,7 +446,9 @@ def scan_seconds(pieces: dict[tuple[str, str], dict[tuple, float]]) -> dict[tupl
     return {key: sum(job_pieces.values()) for key, job_pieces in pieces.items()}
 
 
-def selection(repo: Path, since: str, also: list[str]) -> dict[str, list[str]]:
+def selection(
+    repo: Path, since: str, also: list[str], scan_of: Callable[[dict], str | None]
+) -> dict[str, list[str]]:
     """``{tag: [job, ...]}``: the reruns ``reruns_to_show`` chooses among the records the
     change made stale, and the stale jobs ``also`` names (globs over ``<tag>/<job>``)."""
     stale = made_stale(repo, committed_records(repo), since)
@@ -461,7 +463,7 @@ def selection(repo: Path, since: str, also: list[str]) -> dict[str, list[str]]:
     chosen: dict[str, set[str]] = {}
     not_current = lambda path, sha: not now(path, sha)  # noqa: E731
     for tag, job in reruns_to_show(
-        pool, not_current, stopped_solves(rows), scan_seconds(scan_pieces(rows, pool))
+        pool, not_current, stopped_solves(rows), scan_seconds(scan_pieces(rows, pool, scan_of))
     ):
         chosen.setdefault(tag, set()).add(job)
     for tag, jobs in stale.items():
@@ -483,14 +485,14 @@ def report_overrides(repo: Path, tag: str, paper: str) -> list[str] | None:
     return None
 
 
-def print_plan(repo: Path, since: str, also: list[str]) -> int:
+def print_plan(repo: Path, since: str, also: list[str], scan_of: Callable[[dict], str | None]) -> int:
     """Print each rerun ``selection`` chooses with its price (``rerun_seconds``: its recorded wall
     seconds, and its scan's where it read one), then how many for how many stale records, and
     their price with each scan piece counted once. Returns the exit code."""
-    chosen = selection(repo, since, also)
+    chosen = selection(repo, since, also, scan_of)
     stale = made_stale(repo, committed_records(repo), since)
     picked = {tag: {job: stale[tag][job] for job in jobs} for tag, jobs in chosen.items()}
-    pieces = scan_pieces(record_rows(repo, picked), picked)
+    pieces = scan_pieces(record_rows(repo, picked), picked, scan_of)
     total = sum(len(jobs) for jobs in stale.values())
     wall, scans = 0.0, {}
     for tag, jobs in chosen.items():
@@ -510,11 +512,13 @@ def print_plan(repo: Path, since: str, also: list[str]) -> int:
     return 0
 
 
-def run_reruns(repo: Path, since: str, also: list[str], cores: int) -> int:
+def run_reruns(
+    repo: Path, since: str, also: list[str], cores: int, scan_of: Callable[[dict], str | None]
+) -> int:
     """Run the reruns ``selection`` chooses through Snakemake, one invocation per committed
     report (its tag and overrides). Returns 1 if any failed, else 0."""
     by_report: dict[tuple[str, str], list[str]] = {}
-    for tag, jobs in selection(repo, since, also).items():
+    for tag, jobs in selection(repo, since, also, scan_of).items():
         for job in jobs:
             by_report.setdefault((tag, job.split("/")[0]), []).append(job)
     failed = False

@@ -269,18 +269,13 @@ def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> N
     )
     sections = tuple(f"[{b.text}](#{anchor_at[i]})" for i, b in headings if b.level == 2 and i > at + 4)
     summary = tuple(summary_row(result, anchor_at[i]) for i, result in table_at)
+    evidence = sorted(  # (position, name, claims) of each table and figure, in the page's order
+        [(i, result.spec["table"], result.claims) for i, result in table_at] + list(figure_at),
+        key=lambda item: item[0],
+    )
     glance = tuple(
-        (
-            c["claim"],
-            f"[{result.spec['table']}](#{anchor_at[i]})",
-            verdict_text(c, "paper"),
-            verdict_text(c, "ours"),
-        )
-        for i, result in table_at
-        for c in result.claims
-    ) + tuple(
         (c["claim"], f"[{name}](#{anchor_at[i]})", verdict_text(c, "paper"), verdict_text(c, "ours"))
-        for i, name, claims in figure_at
+        for i, name, claims in evidence
         for c in claims
     )
     doc.blocks[at + 3] = (
@@ -301,6 +296,11 @@ def _fill_contents(doc: Document, at: int, table_at: list, figure_at: list) -> N
     doc.blocks[at + 5] = Bullets(sections)
 
 
+def _item_name(kind: str, item: tuple) -> str:
+    """A table's or figure's name, as ``report.show`` gives it."""
+    return item[1]["table"] if kind == "table" else item[1]["figure"]
+
+
 def build_report(
     tag: str,
     tables: list[tuple[Path, dict, Path | None]],
@@ -314,6 +314,7 @@ def build_report(
     embedded_html: str | Path | None = None,
     covers: str | None = None,
     ablation: Ablation | None = None,
+    order: list[str] | None = None,
 ) -> None:
     """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
     and the papers' ``figures`` = [(png, spec)], from the run ``records`` (provenance dicts)
@@ -325,7 +326,9 @@ def build_report(
     covers, stated under its opening sentence (a committed report's, from reports.yaml). An
     ``ablation`` (a run with overrides under a tag of its own) names its overrides and baseline
     tag in the title and first lines, and each table's section compares its cells with the
-    baseline's (``report/baseline.py``)."""
+    baseline's (``report/baseline.py``). ``order``: the names of the tables and figures in the
+    order each paper's section shows them (``report.show``); by default its tables, then its
+    figures."""
     out_dir = Path(out_dir)
     if committed:
         dirty = sorted(record_job(r) for r in records if r["git"].get("clean") is not True)
@@ -427,7 +430,23 @@ def build_report(
         mine = [(stem, spec, fig) for stem, spec, fig in tables if spec["paper"] == paper]
         doc.add(Heading(f"{paper.upper()}: {mine[0][1].get('title', paper)}"))
         rows_fed = {}
-        for stem, spec, figure in mine:
+        items = [("table", item) for item in mine] + [
+            ("figure", item) for item in figures if item[1]["paper"] == paper
+        ]
+        if order is not None:
+            items.sort(key=lambda kind_item: order.index(_item_name(*kind_item)))
+        for kind, item in items:
+            if kind == "figure":
+                png, fspec = item
+                (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(png, out_dir / "figures" / png.name)
+                figure_at.append((len(doc.blocks), fspec["figure"], _figure_claims(png)))
+                doc.add(
+                    Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", figure_caption(fspec))
+                )
+                doc.add(*claims_blocks(figure_at[-1][2]))
+                continue
+            stem, spec, figure = item
             result = table_result(stem, spec, dataset_specs, data_provenance, cells_of(paper))
             if "rows_fed" in result.cells:
                 rows_fed.update(result.cells.dropna(subset=["rows_fed"]).groupby("dataset")["rows_fed"].max())
@@ -441,15 +460,6 @@ def build_report(
             if figure is not None:
                 (out_dir / "figures").mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(figure, out_dir / "figures" / figure.name)
-        for png, fspec in figures:
-            if fspec["paper"] == paper:
-                (out_dir / "figures").mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(png, out_dir / "figures" / png.name)
-                figure_at.append((len(doc.blocks), fspec["figure"], _figure_claims(png)))
-                doc.add(
-                    Heading(f"{fspec['figure']}", 3), Figure(f"figures/{png.name}", figure_caption(fspec))
-                )
-                doc.add(*claims_blocks(figure_at[-1][2]))
         notes = list(
             dict.fromkeys(
                 n for _, spec, _ in mine for n in paper_notes(spec, dataset_specs, data_provenance, rows_fed)

@@ -84,22 +84,48 @@ def _has_a_figure_run(cfg: dict, paper: str, figure: str, jobs: list, shown: Sho
     )
 
 
+def shown_items(cfg: dict) -> list[str] | None:
+    """``report.show``: the names of the tables and figures a page shows, in its order (None:
+    every one, tables first). ``PlanError`` for a name no table or figure of ``papers`` has."""
+    show = cfg["report"].get("show")
+    if show is None:
+        return None
+    names = {
+        name
+        for paper in cfg["papers"]
+        for group in ("tables", "figures")
+        for name in cfg["paper"][paper].get(group, {})
+    }
+    unknown = [name for name in show if name not in names]
+    if unknown:
+        raise PlanError(
+            f"report.show names {', '.join(map(repr, unknown))}: no table or figure of papers "
+            f"{list(cfg['papers'])} is so named (they are {', '.join(sorted(names))})"
+        )
+    return list(show)
+
+
 def report_contents(cfg: dict, jobs: list, shown: Shown) -> Contents:
     """The tables and figures of the report of ``jobs``: those of experiments with jobs, and in a
-    partial report those with a shown job in them."""
+    partial report those with a shown job in them; of those, with ``report.show``, the ones it
+    names, in its order (``shown_items``)."""
     with_jobs = planned(jobs)
+    show = shown_items(cfg)
     tables = [
         (paper, table)
         for paper in cfg["papers"]
         for table, tcfg in cfg["paper"][paper]["tables"].items()
-        if (paper, tcfg["experiment"]) in with_jobs
+        if (paper, tcfg["experiment"]) in with_jobs and (show is None or table in show)
     ]
     figures = [
         (paper, figure)
         for paper in cfg["papers"]
         for figure, fcfg in cfg["paper"][paper].get("figures", {}).items()
-        if (paper, fcfg["experiment"]) in with_jobs
+        if (paper, fcfg["experiment"]) in with_jobs and (show is None or figure in show)
     ]
+    if show is not None:
+        tables.sort(key=lambda pair: (cfg["papers"].index(pair[0]), show.index(pair[1])))
+        figures.sort(key=lambda pair: (cfg["papers"].index(pair[0]), show.index(pair[1])))
     left_out = []
     if shown.partial:
         left_out = [(p, t) for p, t in tables if not _has_a_cell_run(cfg, p, t, jobs, shown)]
@@ -111,14 +137,33 @@ def report_contents(cfg: dict, jobs: list, shown: Shown) -> Contents:
 
 def reported_jobs(cfg: dict, contents: Contents, jobs: list) -> dict[str, list]:
     """``{"<paper>/<experiment>": its jobs}`` of the experiments the report's tables and figures
-    read, sorted, each experiment's jobs in plan order (the order its tables read the rows)."""
+    read, sorted, each experiment's jobs in plan order (the order its tables read the rows): the
+    jobs of the methods they read, a table's ``methods`` and a figure's (every method of its
+    experiment where it names none). A page that ``report.show`` narrows to some tables of an
+    experiment so shows and waits for their methods' records alone (the out-of-sample claims
+    without the ranking's DF and WDF); with every table shown, every job of the experiment."""
     paper = cfg["paper"]
-    experiments = sorted(
-        {(p, paper[p]["tables"][t]["experiment"]) for p, t in contents.tables}
-        | {(p, paper[p]["figures"][f]["experiment"]) for p, f in contents.figures}
-    )
+    methods: dict[tuple[str, str], set | None] = {}
+    for p, t in contents.tables:
+        tcfg = paper[p]["tables"][t]
+        key = (p, tcfg["experiment"])
+        if methods.get(key, set()) is not None:
+            methods[key] = methods.get(key, set()) | set(tcfg["methods"])
+    for p, f in contents.figures:
+        fcfg = paper[p]["figures"][f]
+        key = (p, fcfg["experiment"])
+        if "methods" not in fcfg:
+            methods[key] = None  # every method of the experiment
+        elif methods.get(key, set()) is not None:
+            methods[key] = methods.get(key, set()) | set(fcfg["methods"])
     return {
-        f"{p}/{e}": [job for job in jobs if (job.paper, job.experiment) == (p, e)] for p, e in experiments
+        f"{p}/{e}": [
+            job
+            for job in jobs
+            if (job.paper, job.experiment) == (p, e)
+            and (methods[p, e] is None or job.method in methods[p, e])
+        ]
+        for p, e in sorted(methods)
     }
 
 
@@ -255,12 +300,13 @@ def report_plan(
             f"{sum(map(finished_here, jobs))} of its {len(jobs)} jobs have finished"
         )
     figures = [] if partial and not held.tables else held.figures  # only= completes no cell yet
+    experiments = reported_jobs(cfg, held, jobs)  # "<paper>/<experiment>": its jobs
+    read = {job for members in experiments.values() for job in members}
+    reported = [job for job in jobs if job in read]  # in plan order
     spec_text = None
     if partial:
-        spec = partial_spec(cfg, jobs, shown, finished_here, held.left_out, why_pending)
+        spec = partial_spec(cfg, reported, shown, finished_here, held.left_out, why_pending)
         spec_text = json.dumps(spec, indent=1, sort_keys=True) + "\n"
-    experiments = reported_jobs(cfg, held, jobs)  # "<paper>/<experiment>": its jobs
-    reported = [job for job in jobs if f"{job.paper}/{job.experiment}" in experiments]
     runs = {
         experiment: [record_of(results, tag, job) for job in members if shown(job)]
         for experiment, members in experiments.items()
