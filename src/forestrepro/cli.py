@@ -237,6 +237,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         covers=args.covers,
         ablation=ablation,
         order=args.show,
+        page_title=args.title,
     )
     _log(f"wrote {args.out_dir}/index.md and index.html")
 
@@ -755,6 +756,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="NAME",
         help="the page's tables and figures in this order (report.show; default: tables, then figures)",
+    )
+    p.add_argument(
+        "--title", default=None, help="a one-paper page's own title (report.title; default: the paper's)"
     )
     p.add_argument(
         "--covers",

@@ -229,7 +229,8 @@ def test_what_a_page_shows_keeps_the_tag_and_stays_out_of_the_table_specs(tmp_pa
     """report.show selects a page's tables and figures (the ranking's own page): the profile's
     tag and records, and table specs without it; the report's tolerances are results."""
     overrides = ["papers=[brf]", "report.show=[table2]"]
-    assert result_overrides(overrides) == [] and result_overrides(["report.tolerance_abs=0.05"])
+    assert result_overrides([*overrides, "report.title='Which one?'"]) == []
+    assert result_overrides(["report.tolerance_abs=0.05"])
     cfg = compose_config(overrides)
     assert cfg["report"]["show"] == ["table2"]
     assert compute_tag(cfg, overrides=overrides, conf_dir="no_conf_here") == "quick"

@@ -408,6 +408,11 @@ def test_report_show_puts_the_figure_first_and_its_claims_first_at_a_glance(tmp_
     assert default.index("| svm beats knn") < default.index("| error falls")
     assert shown.index("| error falls") < shown.index("| svm beats knn")
     assert shown.replace("\n", "") != default.replace("\n", "")
+    # report.title: the page's own title after the paper's name
+    build_report(
+        "t", [table], [figure], {}, [], out, n_jobs=9, order=["table2", "fig2"], page_title="Which one?"
+    )
+    assert (out / "index.md").read_text().startswith("# forestrepro report on BRF (tag t): Which one?\n")
 
 
 def test_a_cause_is_attached_only_where_its_test_holds():

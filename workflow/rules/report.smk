@@ -82,6 +82,7 @@ rule report:
         covers=f"--covers {shlex.quote(COVERS)}" if COVERS else "",
         ablation=f"--ablation {ABLATION_SPEC}" if ABLATION else "",
         show=f"--show {' '.join(CFG['report']['show'])}" if CFG["report"].get("show") else "",
+        title=f"--title {shlex.quote(CFG['report']['title'])}" if CFG["report"].get("title") else "",
     threads: 1
     resources:
         mem_mb=2000,
@@ -93,4 +94,4 @@ rule report:
         " --cd-figures {output.cd_figures} --paper-figures {output.paper_figures} --figure-specs {params.figure_specs}"
         " --dataset-specs {params.dataset_specs} --records {input.records} --jobs {params.jobs}"
         " --out-dir {params.out_dir} --embedded-html {output.embedded} {params.partial} {params.committed}"
-        " {params.covers} {params.ablation} {params.show} 2> {log}"
+        " {params.covers} {params.ablation} {params.show} {params.title} 2> {log}"

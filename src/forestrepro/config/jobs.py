@@ -52,8 +52,9 @@ class JobSpec:
 # Top-level keys that choose what runs, where data is read from, or what a job reserves, never a
 # result; so is each method's ``resources`` and the report's ``show`` (``_changes_no_result``).
 _NO_RESULT_KEYS = ("data", "profile", "papers", "resources")
-# Keys of ``report`` that choose what a page shows, not what a table holds: left out of table specs.
-PAGE_ONLY_REPORT_KEYS = ("show",)
+# Keys of ``report`` that choose what a page shows and its title, not what a table holds: left out of
+# table specs.
+PAGE_ONLY_REPORT_KEYS = ("show", "title")
 
 
 def _changes_no_result(key: list[str]) -> bool:

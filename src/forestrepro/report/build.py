@@ -315,6 +315,7 @@ def build_report(
     covers: str | None = None,
     ablation: Ablation | None = None,
     order: list[str] | None = None,
+    page_title: str | None = None,
 ) -> None:
     """Write ``index.md`` and ``index.html`` for ``tables`` = [(stem, spec, CD png or None)]
     and the papers' ``figures`` = [(png, spec)], from the run ``records`` (provenance dicts)
@@ -328,7 +329,8 @@ def build_report(
     tag in the title and first lines, and each table's section compares its cells with the
     baseline's (``report/baseline.py``). ``order``: the names of the tables and figures in the
     order each paper's section shows them (``report.show``); by default its tables, then its
-    figures."""
+    figures. ``page_title``: the title after the paper's name in place of the paper's own
+    (``report.title``, for a page that ``report.show`` narrows)."""
     out_dir = Path(out_dir)
     if committed:
         dirty = sorted(record_job(r) for r in records if r["git"].get("clean") is not True)
@@ -342,7 +344,9 @@ def build_report(
     shutil.rmtree(out_dir / "figures", ignore_errors=True)
     doc = Document(
         report_title(
-            tag, {spec["paper"]: spec.get("title", spec["paper"]) for _, spec, _ in tables}, ablation
+            tag,
+            {spec["paper"]: page_title or spec.get("title", spec["paper"]) for _, spec, _ in tables},
+            ablation,
         )
     )
     comparisons = []  # each table's cells against an ablation's baseline
