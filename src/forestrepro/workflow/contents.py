@@ -143,19 +143,15 @@ def reported_jobs(cfg: dict, contents: Contents, jobs: list) -> dict[str, list]:
     experiment so shows and waits for their methods' records alone (the out-of-sample claims
     without the ranking's DF and WDF); with every table shown, every job of the experiment."""
     paper = cfg["paper"]
-    methods: dict[tuple[str, str], set | None] = {}
-    for p, t in contents.tables:
-        tcfg = paper[p]["tables"][t]
-        key = (p, tcfg["experiment"])
-        if methods.get(key, set()) is not None:
-            methods[key] = methods.get(key, set()) | set(tcfg["methods"])
-    for p, f in contents.figures:
-        fcfg = paper[p]["figures"][f]
-        key = (p, fcfg["experiment"])
-        if "methods" not in fcfg:
-            methods[key] = None  # every method of the experiment
-        elif methods.get(key, set()) is not None:
-            methods[key] = methods.get(key, set()) | set(fcfg["methods"])
+    read = [(p, paper[p]["tables"][t]) for p, t in contents.tables]
+    read += [(p, paper[p]["figures"][f]) for p, f in contents.figures]
+    methods: dict[tuple[str, str], set | None] = {}  # None: every method of the experiment
+    for p, item in read:
+        key = (p, item["experiment"])
+        if "methods" not in item or methods.get(key, set()) is None:
+            methods[key] = None
+        else:
+            methods[key] = methods.get(key, set()) | set(item["methods"])
     return {
         f"{p}/{e}": [
             job
